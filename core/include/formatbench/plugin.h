@@ -1,0 +1,241 @@
+/*
+ * formatbench plugin ABI, version 1.0: the one C header a format plugin needs.
+ *
+ * A plugin is a shared library exporting one function, fb_plugin_entry, that
+ * returns a pointer to a static, read-only fb_plugin_descriptor. The
+ * descriptor is pure data (identity, capabilities, option declarations) plus
+ * a table of streaming calls. The host never calls I/O code to list or
+ * describe a plugin.
+ *
+ * Rules that hold for every call in this header:
+ *  - Nothing crosses the boundary but return values and out-parameters: no C++
+ *    exception, no longjmp, no exit()/abort() on bad input, no printing to
+ *    stdout or stderr.
+ *  - Every call returns an fb_status. On anything but FB_OK it writes a
+ *    NUL-terminated, human-readable message of at most err_size bytes
+ *    (truncated if needed) into err. The message should name the path and
+ *    say what to do. err is never NULL and err_size is at least 256.
+ *  - Strings passed in by the host are valid only for the duration of the
+ *    call; copy what you keep. Strings and arrays in the descriptor are owned
+ *    by the plugin and must stay valid until the library is unloaded.
+ *  - The plugin creates, writes and removes nothing but the path it is given
+ *    (or, with FB_CAP_DIRECTORY_OUTPUT, files inside that directory).
+ *  - One stream is used by one thread at a time. Different streams may be
+ *    used concurrently from different threads. A plugin may start its own
+ *    threads inside a call but must join them before the call returns or
+ *    before close returns.
+ *
+ * Versioning (docs/abi.md): a minor version only appends fields at the end of
+ * the structs below and adds enum values and extension ids; a host of the
+ * same major accepts any minor, reading only the fields that struct_size says
+ * are present. Anything else (removing, reordering or retyping a field,
+ * changing a call's meaning) is a new major, and a host refuses plugins of a
+ * major it does not speak.
+ */
+#ifndef FORMATBENCH_PLUGIN_H
+#define FORMATBENCH_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "FBPL" in little-endian byte order: a quick sanity check that the entry
+ * symbol really returned one of our descriptors. */
+#define FB_PLUGIN_MAGIC 0x4C504246u
+#define FB_ABI_MAJOR 1
+#define FB_ABI_MINOR 0
+
+/* The one exported symbol. Its name is fixed and formatbench-specific so it
+ * cannot collide with another library's symbol. */
+#define FB_PLUGIN_ENTRY_NAME "fb_plugin_entry"
+
+/* Smallest error buffer the host passes. */
+#define FB_ERROR_BUFFER_MIN 256
+
+#if defined(_WIN32)
+#define FB_PLUGIN_EXPORT __declspec(dllexport)
+#else
+#define FB_PLUGIN_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* Status returned by every call. New values may be added in a minor version;
+ * a host treats an unknown non-zero value as FB_E_INTERNAL. */
+typedef enum fb_status {
+    FB_OK = 0,
+    FB_E_INVALID_OPTION = 1, /* an option name, value or combination is wrong */
+    FB_E_UNSUPPORTED = 2,    /* dtype or feature not supported by this plugin */
+    FB_E_IO = 3,             /* the operating system refused (open, write, ENOSPC, ...) */
+    FB_E_CORRUPT = 4,        /* the input is not valid for this format */
+    FB_E_TRUNCATED = 5,      /* the input ends before the requested data */
+    FB_E_NO_MEMORY = 6,      /* an allocation failed */
+    FB_E_STATE = 7,          /* a call made out of order (e.g. read after close) */
+    FB_E_INTERNAL = 8        /* anything else; a bug in the plugin */
+} fb_status;
+
+/* Element types. Values are stable across minors; the bit (1u << value) is
+ * used in fb_plugin_descriptor.dtypes. All data in memory is native-endian. */
+typedef enum fb_dtype {
+    FB_DTYPE_F64 = 1, /* IEEE 754 binary64 */
+    FB_DTYPE_F32 = 2, /* IEEE 754 binary32 */
+    FB_DTYPE_I64 = 3,
+    FB_DTYPE_I32 = 4,
+    FB_DTYPE_U8 = 5
+} fb_dtype;
+
+#define FB_DTYPE_BIT(d) (1u << (unsigned)(d))
+#define FB_DTYPES_ALL                                                                   \
+    (FB_DTYPE_BIT(FB_DTYPE_F64) | FB_DTYPE_BIT(FB_DTYPE_F32) | FB_DTYPE_BIT(FB_DTYPE_I64) | \
+     FB_DTYPE_BIT(FB_DTYPE_I32) | FB_DTYPE_BIT(FB_DTYPE_U8))
+
+/* Capability flags (fb_plugin_descriptor.flags). */
+/* Every value read back is bit-identical to the value written, whatever the
+ * options (unless is_lossless says otherwise for a given option set). */
+#define FB_CAP_LOSSLESS (1ull << 0)
+/* Values may come back changed (rounded text, quantisation, ...). */
+#define FB_CAP_LOSSY (1ull << 1)
+/* open_write needs the exact total element count in count_hint; the host
+ * never passes FB_COUNT_UNKNOWN to such a plugin. */
+#define FB_CAP_NEEDS_COUNT (1ull << 2)
+/* The output path is a directory the plugin creates and fills. */
+#define FB_CAP_DIRECTORY_OUTPUT (1ull << 3)
+/* The data does not go to the file system at all (an in-memory baseline);
+ * the host does not expect a file at the path. */
+#define FB_CAP_NO_FILE (1ull << 4)
+/* Reading needs the element count the host asks for only; the file is
+ * self-describing (a header with dtype and count). */
+#define FB_CAP_SELF_DESCRIBING (1ull << 5)
+
+/* Passed as count_hint when the host does not know the total count. */
+#define FB_COUNT_UNKNOWN UINT64_MAX
+
+/* Option types. Values travel as strings; the type says how to parse them. */
+typedef enum fb_option_type {
+    FB_OPT_BOOL = 1,   /* "true" | "false" (host also accepts yes/no/on/off/1/0) */
+    FB_OPT_INT = 2,    /* decimal signed 64-bit integer, range [min, max] */
+    FB_OPT_FLOAT = 3,  /* decimal floating point, range [min, max] */
+    FB_OPT_STRING = 4, /* free text */
+    FB_OPT_CHOICE = 5, /* one of choices[] */
+    FB_OPT_SIZE = 6    /* byte count: integer with optional k, M, G (1024-based) suffix */
+} fb_option_type;
+
+/* Declaration of one option. The host validates every option a study gives
+ * against these declarations before any case runs. Arrays of this struct are
+ * walked with stride fb_plugin_descriptor.option_decl_size, so a later minor
+ * can append fields. */
+typedef struct fb_option_decl {
+    const char *name;          /* [a-z0-9_]+, unique within the plugin */
+    fb_option_type type;
+    const char *default_value; /* as text, never NULL; "" for an empty string */
+    double min;                /* inclusive bounds for INT, FLOAT and SIZE; */
+    double max;                /* ignored when has_range is 0 */
+    int has_range;
+    const char *const *choices; /* NULL-terminated list for FB_OPT_CHOICE, else NULL */
+    const char *help;           /* one line, never NULL */
+} fb_option_decl;
+
+/* One option as given by the study: both strings are owned by the host. */
+typedef struct fb_option {
+    const char *name;
+    const char *value;
+} fb_option;
+
+/* Arguments to open_write and open_read. struct_size lets the host append
+ * fields in later minors; a plugin reads only fields below struct_size. */
+typedef struct fb_open_args {
+    uint32_t struct_size;       /* sizeof(fb_open_args) as the host compiled it */
+    fb_dtype dtype;             /* one of the plugin's declared dtypes */
+    const char *path;           /* file (or directory) to create or read */
+    uint64_t count;             /* write: total count or FB_COUNT_UNKNOWN;
+                                   read: the count the host will read in total */
+    const fb_option *options;   /* every declared option the study set; */
+    size_t option_count;        /* options not given take their default */
+} fb_open_args;
+
+/* An open stream. Opaque to the host; each plugin defines it. */
+typedef struct fb_stream fb_stream;
+
+typedef struct fb_plugin_descriptor {
+    /* Header: present in every major. Read these first. */
+    uint32_t magic;       /* FB_PLUGIN_MAGIC */
+    uint16_t abi_major;   /* FB_ABI_MAJOR the plugin was built against */
+    uint16_t abi_minor;   /* FB_ABI_MINOR the plugin was built against */
+    uint32_t struct_size; /* sizeof(fb_plugin_descriptor) as the plugin compiled it */
+    uint32_t option_decl_size; /* sizeof(fb_option_decl) as the plugin compiled it */
+
+    /* Identity: NUL-terminated UTF-8, never NULL. */
+    const char *id;          /* [a-z0-9_-]+, unique among loaded plugins */
+    const char *version;     /* the plugin's own version, e.g. "1.2.0" */
+    const char *description; /* one line */
+    const char *license;     /* SPDX expression, e.g. "MIT" */
+    const char *extension;   /* file name suffix without dot, "" if none */
+
+    uint32_t dtypes; /* bit set of FB_DTYPE_BIT(...) */
+    uint32_t reserved0;
+    uint64_t flags;  /* FB_CAP_* */
+
+    const fb_option_decl *options; /* option_count declarations, may be NULL if 0 */
+    uint32_t option_count;
+    uint32_t reserved1;
+
+    /* Optional (may be NULL): whether the given option set reads back
+     * bit-exact. NULL means FB_CAP_LOSSLESS decides. Must not do I/O. */
+    int (*is_lossless)(const fb_option *options, size_t option_count);
+
+    /* Writing. open_write creates the file at args->path (the host has
+     * removed any old one) and on FB_OK stores a new stream in *out. On
+     * failure *out is left NULL and nothing is left at the path.
+     * write appends count elements of args->dtype from data (count may be 0;
+     * data is valid for the call only). close_write flushes and finishes the
+     * file; it is called exactly once for every stream open_write returned,
+     * also after an error, and frees the stream whatever it returns. */
+    fb_status (*open_write)(const fb_open_args *args, fb_stream **out, char *err, size_t err_size);
+    fb_status (*write)(fb_stream *stream, const void *data, uint64_t count, char *err,
+                       size_t err_size);
+    fb_status (*close_write)(fb_stream *stream, char *err, size_t err_size);
+
+    /* Reading. open_read opens an existing file written by this plugin (or
+     * by another tool in the same format). read fills data with exactly
+     * count elements, or fails with FB_E_TRUNCATED when the file holds fewer,
+     * or FB_E_CORRUPT when it is not valid; it never returns partial success.
+     * close_read frees the stream; called once per stream, also after errors.
+     * A reader must never crash, hang or allocate without bound on corrupt
+     * input. */
+    fb_status (*open_read)(const fb_open_args *args, fb_stream **out, char *err, size_t err_size);
+    fb_status (*read)(fb_stream *stream, void *data, uint64_t count, char *err, size_t err_size);
+    fb_status (*close_read)(fb_stream *stream, char *err, size_t err_size);
+
+    /* Optional features by versioned id, e.g. "formatbench.zero-copy-read/1".
+     * Returns a pointer to a static struct whose layout the id defines, or
+     * NULL when the feature is absent. May itself be NULL (no extensions). */
+    const void *(*get_extension)(const char *id);
+} fb_plugin_descriptor;
+
+/* The entry point every plugin exports (see FB_PLUGIN_ENTRY_NAME). The host
+ * passes its own ABI version; the plugin returns its static descriptor (never
+ * NULL), whatever the host speaks: the host decides compatibility. */
+typedef const fb_plugin_descriptor *(*fb_plugin_entry_fn)(uint16_t host_abi_major,
+                                                          uint16_t host_abi_minor);
+
+/* ---- Extensions ------------------------------------------------------------
+ * Each extension is a struct returned by get_extension for its id. The
+ * struct's first field is its size, so it too can grow. */
+
+/* "formatbench.zero-copy-read/1": after open_read, expose the whole payload
+ * in place (for example a memory mapping) so the host can verify without a
+ * copy. *data stays valid until close_read. count is the number of elements
+ * the host will read. A plugin may still fail (e.g. byte order differs). */
+#define FB_EXT_ZERO_COPY_READ_V1 "formatbench.zero-copy-read/1"
+typedef struct fb_ext_zero_copy_read_v1 {
+    uint32_t struct_size;
+    fb_status (*view)(fb_stream *stream, uint64_t count, const void **data, char *err,
+                      size_t err_size);
+} fb_ext_zero_copy_read_v1;
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* FORMATBENCH_PLUGIN_H */

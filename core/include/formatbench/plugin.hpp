@@ -1,0 +1,473 @@
+// formatbench C++ plugin helper: turns one C++ class into a conforming
+// plugin of the C ABI in plugin.h, with one macro line.
+//
+//   struct my_format {
+//       static constexpr fb_option_decl options[] = {
+//           formatbench::sdk::option_int("level", "6", 0, 9, "compression level")};
+//       static formatbench::sdk::plugin_info info() { ... };
+//       class writer { public: explicit writer(const formatbench::sdk::open_request&);
+//                      void write(const void* data, std::uint64_t count); void close(); };
+//       class reader { public: explicit reader(const formatbench::sdk::open_request&);
+//                      void read(void* data, std::uint64_t count); void close(); };
+//       // optional: static bool is_lossless(const formatbench::sdk::options&);
+//       // optional in reader: const void* view(std::uint64_t count);  (zero-copy read)
+//   };
+//   FORMATBENCH_PLUGIN(my_format)
+//
+// Every exception thrown by the class is caught at the boundary and turned
+// into a status and message: sdk::error keeps its status, std::system_error
+// becomes FB_E_IO, std::bad_alloc FB_E_NO_MEMORY, anything else
+// FB_E_INTERNAL. Header-only; needs C++20 and nothing but the standard library.
+#ifndef FORMATBENCH_PLUGIN_HPP
+#define FORMATBENCH_PLUGIN_HPP
+
+#include <formatbench/plugin.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace formatbench::sdk {
+
+// An error with a status for the C boundary.
+class error : public std::runtime_error {
+public:
+    error(fb_status status, const std::string& message) : std::runtime_error(message), status_(status) {}
+    fb_status status() const noexcept { return status_; }
+
+private:
+    fb_status status_;
+};
+
+// "open '/tmp/x': Permission denied" with FB_E_IO, for errno-setting calls.
+inline error io_error(std::string_view what, std::string_view path, int errnum) {
+    std::string message(what);
+    message += " '";
+    message += path;
+    message += "': ";
+    message += std::strerror(errnum);
+    return error(FB_E_IO, message);
+}
+
+inline constexpr std::size_t dtype_size(fb_dtype dtype) noexcept {
+    switch (dtype) {
+    case FB_DTYPE_F64:
+    case FB_DTYPE_I64: return 8;
+    case FB_DTYPE_F32:
+    case FB_DTYPE_I32: return 4;
+    case FB_DTYPE_U8: return 1;
+    }
+    return 0;
+}
+
+inline constexpr const char* dtype_name(fb_dtype dtype) noexcept {
+    switch (dtype) {
+    case FB_DTYPE_F64: return "f64";
+    case FB_DTYPE_F32: return "f32";
+    case FB_DTYPE_I64: return "i64";
+    case FB_DTYPE_I32: return "i32";
+    case FB_DTYPE_U8: return "u8";
+    }
+    return "?";
+}
+
+// ---- Option declarations ---------------------------------------------------
+
+inline constexpr fb_option_decl option_bool(const char* name, const char* def, const char* help) {
+    return {name, FB_OPT_BOOL, def, 0, 0, 0, nullptr, help};
+}
+inline constexpr fb_option_decl option_int(const char* name, const char* def, double min, double max,
+                                           const char* help) {
+    return {name, FB_OPT_INT, def, min, max, 1, nullptr, help};
+}
+inline constexpr fb_option_decl option_float(const char* name, const char* def, double min, double max,
+                                             const char* help) {
+    return {name, FB_OPT_FLOAT, def, min, max, 1, nullptr, help};
+}
+inline constexpr fb_option_decl option_size(const char* name, const char* def, double min, double max,
+                                            const char* help) {
+    return {name, FB_OPT_SIZE, def, min, max, 1, nullptr, help};
+}
+inline constexpr fb_option_decl option_string(const char* name, const char* def, const char* help) {
+    return {name, FB_OPT_STRING, def, 0, 0, 0, nullptr, help};
+}
+// choices: a static NULL-terminated array, e.g.
+//   static constexpr const char* modes[] = {"a", "b", nullptr};
+inline constexpr fb_option_decl option_choice(const char* name, const char* def, const char* const* choices,
+                                              const char* help) {
+    return {name, FB_OPT_CHOICE, def, 0, 0, 0, choices, help};
+}
+
+// ---- Option values -----------------------------------------------------------
+
+namespace detail {
+
+inline bool parse_bool(std::string_view text, bool& out) {
+    if (text == "true" || text == "yes" || text == "on" || text == "1") {
+        out = true;
+        return true;
+    }
+    if (text == "false" || text == "no" || text == "off" || text == "0") {
+        out = false;
+        return true;
+    }
+    return false;
+}
+
+inline bool parse_int(std::string_view text, std::int64_t& out) {
+    if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && end == text.data() + text.size() && !text.empty();
+}
+
+inline bool parse_float(std::string_view text, double& out) {
+    if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && end == text.data() + text.size() && !text.empty() && std::isfinite(out);
+}
+
+// "4096", "64k", "64K", "1M", "1MiB", "2G": 1024-based suffixes.
+inline bool parse_size(std::string_view text, std::uint64_t& out) {
+    std::uint64_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end == text.data()) return false;
+    std::string_view suffix(end, static_cast<std::size_t>(text.data() + text.size() - end));
+    std::uint64_t scale = 1;
+    if (suffix.empty() || suffix == "B") scale = 1;
+    else if (suffix == "k" || suffix == "K" || suffix == "KiB") scale = 1ull << 10;
+    else if (suffix == "M" || suffix == "MiB") scale = 1ull << 20;
+    else if (suffix == "G" || suffix == "GiB") scale = 1ull << 30;
+    else return false;
+    if (value > UINT64_MAX / scale) return false;
+    out = value * scale;
+    return true;
+}
+
+} // namespace detail
+
+// The options of one open call, checked against the plugin's declarations:
+// an unknown name, a malformed value or a value out of range throws
+// sdk::error(FB_E_INVALID_OPTION) naming the option and what is allowed.
+// Options not given take their declared default.
+class options {
+public:
+    options(const fb_option_decl* decls, std::size_t decl_count, const fb_option* given, std::size_t given_count)
+        : decls_(decls), decl_count_(decl_count) {
+        values_.resize(decl_count);
+        for (std::size_t i = 0; i < decl_count; ++i) values_[i] = decls[i].default_value;
+        for (std::size_t j = 0; j < given_count; ++j) {
+            std::size_t i = index_of(given[j].name);
+            if (i == decl_count) throw error(FB_E_INVALID_OPTION, std::string("unknown option '") + given[j].name + "'");
+            values_[i] = given[j].value ? given[j].value : "";
+        }
+        for (std::size_t i = 0; i < decl_count; ++i) check(decls[i], values_[i]);
+    }
+
+    bool get_bool(std::string_view name) const {
+        bool out = false;
+        detail::parse_bool(value(name, FB_OPT_BOOL), out);
+        return out;
+    }
+    std::int64_t get_int(std::string_view name) const {
+        std::int64_t out = 0;
+        detail::parse_int(value(name, FB_OPT_INT), out);
+        return out;
+    }
+    double get_float(std::string_view name) const {
+        double out = 0;
+        detail::parse_float(value(name, FB_OPT_FLOAT), out);
+        return out;
+    }
+    std::uint64_t get_size(std::string_view name) const {
+        std::uint64_t out = 0;
+        detail::parse_size(value(name, FB_OPT_SIZE), out);
+        return out;
+    }
+    const std::string& get_string(std::string_view name) const {
+        const std::string& v = value(name, FB_OPT_STRING);
+        return v;
+    }
+
+    // Validates one value against its declaration; throws sdk::error.
+    static void check(const fb_option_decl& d, const std::string& v) {
+        auto fail = [&](const std::string& expected) {
+            throw error(FB_E_INVALID_OPTION,
+                        std::string("option '") + d.name + "': '" + v + "' is not " + expected);
+        };
+        auto range = [&]() {
+            return std::string(" in [") + number(d.min) + ", " + number(d.max) + "]";
+        };
+        switch (d.type) {
+        case FB_OPT_BOOL: {
+            bool b;
+            if (!detail::parse_bool(v, b)) fail("a boolean (true or false)");
+            break;
+        }
+        case FB_OPT_INT: {
+            std::int64_t x;
+            if (!detail::parse_int(v, x)) fail("an integer");
+            if (d.has_range && (double(x) < d.min || double(x) > d.max)) fail("an integer" + range());
+            break;
+        }
+        case FB_OPT_FLOAT: {
+            double x;
+            if (!detail::parse_float(v, x)) fail("a number");
+            if (d.has_range && (x < d.min || x > d.max)) fail("a number" + range());
+            break;
+        }
+        case FB_OPT_SIZE: {
+            std::uint64_t x;
+            if (!detail::parse_size(v, x)) fail("a byte size (e.g. 4096, 64k, 1M)");
+            if (d.has_range && (double(x) < d.min || double(x) > d.max)) fail("a byte size" + range());
+            break;
+        }
+        case FB_OPT_CHOICE: {
+            std::string all;
+            for (const char* const* c = d.choices; c && *c; ++c) {
+                if (v == *c) return;
+                all += all.empty() ? "" : " | ";
+                all += *c;
+            }
+            fail("one of " + all);
+            break;
+        }
+        case FB_OPT_STRING: break;
+        }
+    }
+
+private:
+    static std::string number(double x) {
+        char buf[32];
+        auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
+        return ec == std::errc() ? std::string(buf, end) : std::string("?");
+    }
+
+    std::size_t index_of(std::string_view name) const {
+        for (std::size_t i = 0; i < decl_count_; ++i)
+            if (name == decls_[i].name) return i;
+        return decl_count_;
+    }
+
+    const std::string& value(std::string_view name, fb_option_type type) const {
+        std::size_t i = index_of(name);
+        // A typo in the plugin's own code, not the user's input.
+        if (i == decl_count_ || decls_[i].type != type) {
+            // FB_OPT_CHOICE values are read with get_string.
+            if (!(i != decl_count_ && type == FB_OPT_STRING && decls_[i].type == FB_OPT_CHOICE))
+                throw error(FB_E_INTERNAL, std::string("plugin reads undeclared option '") + std::string(name) + "'");
+        }
+        return values_[i];
+    }
+
+    const fb_option_decl* decls_;
+    std::size_t decl_count_;
+    std::vector<std::string> values_;
+};
+
+// What a writer or reader constructor receives.
+struct open_request {
+    fb_dtype dtype;
+    std::string path;
+    std::uint64_t count; // write: total or FB_COUNT_UNKNOWN; read: total to be read
+    sdk::options options;
+
+    std::size_t element_size() const noexcept { return dtype_size(dtype); }
+};
+
+// Identity and capabilities, returned by the plugin class's static info().
+struct plugin_info {
+    const char* id;
+    const char* version;
+    const char* description;
+    const char* license;
+    const char* extension;
+    std::uint32_t dtypes;
+    std::uint64_t flags;
+};
+
+namespace detail {
+
+inline void set_message(char* err, std::size_t err_size, std::string_view text) noexcept {
+    if (!err || err_size == 0) return;
+    std::size_t n = text.size() < err_size - 1 ? text.size() : err_size - 1;
+    std::memcpy(err, text.data(), n);
+    err[n] = '\0';
+}
+
+// Runs fn, turning every exception into a status and message.
+template <class Fn>
+fb_status guarded(char* err, std::size_t err_size, Fn&& fn) noexcept {
+    try {
+        fn();
+        return FB_OK;
+    } catch (const error& e) {
+        set_message(err, err_size, e.what());
+        return e.status();
+    } catch (const std::bad_alloc&) {
+        set_message(err, err_size, "out of memory");
+        return FB_E_NO_MEMORY;
+    } catch (const std::system_error& e) {
+        set_message(err, err_size, e.what());
+        return FB_E_IO;
+    } catch (const std::exception& e) {
+        set_message(err, err_size, e.what());
+        return FB_E_INTERNAL;
+    } catch (...) {
+        set_message(err, err_size, "unknown exception in plugin");
+        return FB_E_INTERNAL;
+    }
+}
+
+template <class T>
+constexpr std::size_t option_count() {
+    if constexpr (requires { T::options; }) return sizeof(T::options) / sizeof(T::options[0]);
+    else return 0;
+}
+
+template <class T>
+constexpr const fb_option_decl* option_decls() {
+    if constexpr (requires { T::options; }) return T::options;
+    else return nullptr;
+}
+
+template <class T>
+open_request make_request(const fb_open_args* args) {
+    if (!args || !args->path) throw error(FB_E_STATE, "open called without arguments");
+    if (dtype_size(args->dtype) == 0) throw error(FB_E_UNSUPPORTED, "unknown dtype");
+    if (!(T::info().dtypes & FB_DTYPE_BIT(args->dtype)))
+        throw error(FB_E_UNSUPPORTED, std::string("dtype ") + dtype_name(args->dtype) + " is not supported by " +
+                                          T::info().id);
+    return open_request{args->dtype, args->path, args->count,
+                        options(option_decls<T>(), option_count<T>(), args->options, args->option_count)};
+}
+
+template <class S>
+struct stream_box {
+    S impl;
+};
+
+template <class S>
+S& unbox(fb_stream* s) {
+    return reinterpret_cast<stream_box<S>*>(s)->impl;
+}
+
+template <class T>
+struct adapter {
+    using writer = typename T::writer;
+    using reader = typename T::reader;
+
+    static int is_lossless(const fb_option* opts, std::size_t n) {
+        if constexpr (requires(const options& o) { T::is_lossless(o); }) {
+            try {
+                return T::is_lossless(options(option_decls<T>(), option_count<T>(), opts, n)) ? 1 : 0;
+            } catch (...) {
+                return 0;
+            }
+        } else {
+            return (T::info().flags & FB_CAP_LOSSLESS) ? 1 : 0;
+        }
+    }
+
+    template <class S>
+    static fb_status open(const fb_open_args* args, fb_stream** out, char* err, std::size_t err_size) {
+        if (out) *out = nullptr;
+        return guarded(err, err_size, [&] {
+            if (!out) throw error(FB_E_STATE, "open called without an output pointer");
+            auto* box = new stream_box<S>{S(make_request<T>(args))};
+            *out = reinterpret_cast<fb_stream*>(box);
+        });
+    }
+
+    static fb_status write(fb_stream* s, const void* data, std::uint64_t count, char* err, std::size_t err_size) {
+        return guarded(err, err_size, [&] {
+            if (!s) throw error(FB_E_STATE, "write on a null stream");
+            if (count && !data) throw error(FB_E_STATE, "write with a null buffer");
+            unbox<writer>(s).write(data, count);
+        });
+    }
+
+    static fb_status read(fb_stream* s, void* data, std::uint64_t count, char* err, std::size_t err_size) {
+        return guarded(err, err_size, [&] {
+            if (!s) throw error(FB_E_STATE, "read on a null stream");
+            if (count && !data) throw error(FB_E_STATE, "read with a null buffer");
+            unbox<reader>(s).read(data, count);
+        });
+    }
+
+    template <class S>
+    static fb_status close(fb_stream* s, char* err, std::size_t err_size) {
+        if (!s) return FB_OK;
+        auto* box = reinterpret_cast<stream_box<S>*>(s);
+        fb_status st = guarded(err, err_size, [&] { box->impl.close(); });
+        delete box; // destructors must not throw
+        return st;
+    }
+
+    static fb_status view(fb_stream* s, std::uint64_t count, const void** data, char* err, std::size_t err_size) {
+        return guarded(err, err_size, [&] {
+            if (!s || !data) throw error(FB_E_STATE, "view on a null stream");
+            *data = unbox<reader>(s).view(count);
+        });
+    }
+
+    static const void* get_extension(const char* id) {
+        if (!id) return nullptr;
+        if constexpr (requires(reader& r) { r.view(std::uint64_t{}); }) {
+            static const fb_ext_zero_copy_read_v1 zero_copy{sizeof(fb_ext_zero_copy_read_v1), &view};
+            if (std::strcmp(id, FB_EXT_ZERO_COPY_READ_V1) == 0) return &zero_copy;
+        }
+        return nullptr;
+    }
+
+    static const fb_plugin_descriptor* descriptor() {
+        static const fb_plugin_descriptor d = [] {
+            plugin_info info = T::info();
+            fb_plugin_descriptor x{};
+            x.magic = FB_PLUGIN_MAGIC;
+            x.abi_major = FB_ABI_MAJOR;
+            x.abi_minor = FB_ABI_MINOR;
+            x.struct_size = sizeof(fb_plugin_descriptor);
+            x.option_decl_size = sizeof(fb_option_decl);
+            x.id = info.id;
+            x.version = info.version;
+            x.description = info.description;
+            x.license = info.license;
+            x.extension = info.extension ? info.extension : "";
+            x.dtypes = info.dtypes;
+            x.flags = info.flags;
+            x.options = option_decls<T>();
+            x.option_count = static_cast<std::uint32_t>(option_count<T>());
+            x.is_lossless = &is_lossless;
+            x.open_write = &open<writer>;
+            x.write = &write;
+            x.close_write = &close<writer>;
+            x.open_read = &open<reader>;
+            x.read = &read;
+            x.close_read = &close<reader>;
+            x.get_extension = &get_extension;
+            return x;
+        }();
+        return &d;
+    }
+};
+
+} // namespace detail
+} // namespace formatbench::sdk
+
+// Defines the exported entry point for plugin class CLASS. Use once per library.
+#define FORMATBENCH_PLUGIN(CLASS)                                                                                   \
+    extern "C" FB_PLUGIN_EXPORT const fb_plugin_descriptor* fb_plugin_entry(std::uint16_t, std::uint16_t) {        \
+        return ::formatbench::sdk::detail::adapter<CLASS>::descriptor();                                           \
+    }
+
+#endif // FORMATBENCH_PLUGIN_HPP

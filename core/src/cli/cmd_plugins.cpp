@@ -1,0 +1,140 @@
+// `formatbench plugins` (list) and `formatbench describe ID` (everything a
+// descriptor says, like gst-inspect). Neither runs any plugin I/O code.
+#include "commands.hpp"
+#include "dtype.hpp"
+#include "error.hpp"
+#include "suggest.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace formatbench::cli {
+namespace {
+
+std::string range_text(const option_info& o) {
+    if (o.type == FB_OPT_CHOICE) return join(o.choices, " | ");
+    if (!o.has_range) return "";
+    return fmt::format("[{}, {}]", o.min, o.max);
+}
+
+nlohmann::json plugin_json(const plugin& p) {
+    nlohmann::json options = nlohmann::json::array();
+    for (const auto& o : p.options()) {
+        nlohmann::json j{{"name", o.name},      {"type", option_type_name(o.type)},
+                         {"default", o.default_value}, {"help", o.help}};
+        if (o.has_range) j["range"] = {o.min, o.max};
+        if (o.type == FB_OPT_CHOICE) j["choices"] = o.choices;
+        options.push_back(std::move(j));
+    }
+    return {{"id", p.id()},
+            {"version", p.version()},
+            {"description", p.description()},
+            {"license", p.license()},
+            {"extension", p.extension()},
+            {"abi", fmt::format("{}.{}", p.abi_major(), p.abi_minor())},
+            {"dtypes", dtype_names(p.dtypes())},
+            {"capabilities", capability_names(p.flags())},
+            {"extensions", p.has_extension(FB_EXT_ZERO_COPY_READ_V1)
+                               ? nlohmann::json::array({FB_EXT_ZERO_COPY_READ_V1})
+                               : nlohmann::json::array()},
+            {"path", p.file().string()},
+            {"options", options}};
+}
+
+int list_plugins(const global_options& global, bool json) {
+    auto reg = load_plugins(global);
+    if (json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& p : reg->plugins()) out.push_back(plugin_json(*p));
+        fmt::print("{}\n", out.dump(2));
+        return 0;
+    }
+    if (reg->plugins().empty()) {
+        std::vector<std::string> dirs;
+        for (const auto& d : reg->searched()) dirs.push_back(d.string());
+        fmt::print(stderr, "formatbench: no plugins found; searched: {}\n", join(dirs));
+        return 2;
+    }
+    struct row {
+        std::string id, version, dtypes, caps, path;
+    };
+    std::vector<row> rows{{"ID", "VERSION", "DTYPES", "CAPABILITIES", "PATH"}};
+    for (const auto& p : reg->plugins())
+        rows.push_back({p->id(), p->version(), join(dtype_names(p->dtypes()), ","),
+                        join(capability_names(p->flags()), ","), p->file().string()});
+    std::size_t w[4] = {0, 0, 0, 0};
+    for (const auto& r : rows) {
+        w[0] = std::max(w[0], r.id.size());
+        w[1] = std::max(w[1], r.version.size());
+        w[2] = std::max(w[2], r.dtypes.size());
+        w[3] = std::max(w[3], r.caps.size());
+    }
+    for (const auto& r : rows)
+        fmt::print("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", r.id, w[0], r.version, w[1], r.dtypes, w[2], r.caps, w[3],
+                   r.path);
+    return 0;
+}
+
+int describe_plugin(const global_options& global, const std::string& id, bool json) {
+    auto reg = load_plugins(global);
+    const plugin& p = reg->get(id);
+    if (json) {
+        fmt::print("{}\n", plugin_json(p).dump(2));
+        return 0;
+    }
+    fmt::print("{} {}\n  {}\n\n", p.id(), p.version(), p.description());
+    fmt::print("  {:<14}{}\n", "license", p.license());
+    fmt::print("  {:<14}{}\n", "file", p.file().string());
+    fmt::print("  {:<14}{}.{}\n", "plugin ABI", p.abi_major(), p.abi_minor());
+    fmt::print("  {:<14}{}\n", "extension", p.extension().empty() ? "(none)" : "." + p.extension());
+    fmt::print("  {:<14}{}\n", "dtypes", join(dtype_names(p.dtypes())));
+    fmt::print("  {:<14}{}\n", "capabilities", join(capability_names(p.flags())));
+    fmt::print("  {:<14}{}\n", "extensions",
+               p.has_extension(FB_EXT_ZERO_COPY_READ_V1) ? FB_EXT_ZERO_COPY_READ_V1 : "(none)");
+    fmt::print("\n  options:{}\n", p.options().empty() ? " (none)" : "");
+    for (const auto& o : p.options()) {
+        std::string range = range_text(o);
+        fmt::print("    {}  {}  default: {}{}\n", o.name, option_type_name(o.type),
+                   o.default_value.empty() ? "\"\"" : o.default_value,
+                   range.empty() ? "" : "  " + std::string(o.type == FB_OPT_CHOICE ? "choices: " : "range: ") + range);
+        fmt::print("        {}\n", o.help);
+    }
+    return 0;
+}
+
+} // namespace
+
+std::unique_ptr<registry> load_plugins(const global_options& global,
+                                       const std::vector<std::string>& study_plugin_path) {
+    auto reg = std::make_unique<registry>();
+    reg->load_directories(plugin_search_path(global.plugin_path, study_plugin_path));
+    if (!global.quiet)
+        for (const auto& problem : reg->problems()) fmt::print(stderr, "formatbench: skipped {}\n", problem.text());
+    return reg;
+}
+
+void add_plugins_commands(CLI::App& app, const global_options& global, command_action& action) {
+    // Parsed values live as long as the callbacks that read them.
+    struct arguments {
+        bool json = false;
+        std::string id;
+    };
+    auto args = std::make_shared<arguments>();
+
+    auto* list = app.add_subcommand("plugins", "list the plugins found on the search path");
+    list->add_flag("--json", args->json, "machine-readable output");
+    list->callback([&global, &action, args] { action = [&global, args] { return list_plugins(global, args->json); }; });
+
+    auto* describe = app.add_subcommand("describe", "show everything a plugin declares: dtypes, capabilities, "
+                                                    "options with types, defaults, ranges and help");
+    describe->add_option("ID", args->id, "plugin id (see `formatbench plugins`)")->required();
+    describe->add_flag("--json", args->json, "machine-readable output");
+    describe->callback([&global, &action, args] {
+        action = [&global, args] { return describe_plugin(global, args->id, args->json); };
+    });
+}
+
+} // namespace formatbench::cli

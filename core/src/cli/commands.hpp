@@ -1,0 +1,31 @@
+// The CLI's subcommands register themselves on the CLI11 app through these
+// functions; each sets `action` to run when its subcommand is chosen.
+#pragma once
+
+#include "registry.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace formatbench::cli {
+
+struct global_options {
+    std::vector<std::string> plugin_path; // --plugin-path, repeatable
+    bool quiet = false;                   // no load diagnostics on stderr
+};
+
+// Returns the process exit code.
+using command_action = std::function<int()>;
+
+// Loads every plugin on the search path; prints one line per skipped file to
+// stderr unless quiet.
+std::unique_ptr<registry> load_plugins(const global_options& global,
+                                       const std::vector<std::string>& study_plugin_path = {});
+
+void add_plugins_commands(CLI::App& app, const global_options& global, command_action& action);
+
+} // namespace formatbench::cli
