@@ -27,5 +27,9 @@ std::unique_ptr<registry> load_plugins(const global_options& global,
                                        const std::vector<std::string>& study_plugin_path = {});
 
 void add_plugins_commands(CLI::App& app, const global_options& global, command_action& action);
+// `formatbench plan STUDY [--set k=v]...` (cmd_plan.cpp)
+void add_plan_command(CLI::App& app, const global_options& global, command_action& action);
+// `formatbench run [STUDY] [--set k=v]... [--resume LOG]` (cmd_run.cpp)
+void add_run_command(CLI::App& app, const global_options& global, command_action& action);
 
 } // namespace formatbench::cli

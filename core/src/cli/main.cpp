@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
 
     cli::command_action action;
     cli::add_plugins_commands(app, global, action);
+    cli::add_plan_command(app, global, action);
+    cli::add_run_command(app, global, action);
 
     try {
         app.parse(argc, argv);
