@@ -38,6 +38,7 @@ struct dataset_spec {
     std::string file;
     std::string file_plugin;
     option_list file_options;
+    std::string origin; // "FILE:LINE:COLUMN" of the dataset in the study, for messages ("" if none)
 };
 
 // One format under test: a plugin with one option set.
@@ -45,6 +46,8 @@ struct format_spec {
     std::string label;  // unique per option set after expansion, e.g. "zlib level=6"
     std::string plugin; // plugin id
     option_list options;
+    std::string base_label; // the label before swept values were appended ("zlib"), for baseline matching
+    std::string origin;     // "FILE:LINE:COLUMN" of the format in the study, for messages ("" if none)
 };
 
 // Timing and I/O parameters of a case (each may be swept).

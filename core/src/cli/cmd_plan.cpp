@@ -1,8 +1,38 @@
-// `formatbench plan STUDY`: prints the expanded cases, runs nothing.
+// `formatbench plan STUDY [--set k=v]...`: reads the study, checks every
+// format against its plugin (existence, dtypes, options) and prints the
+// expanded cases. Runs no I/O; a bad study exits with status 2.
 #include "commands.hpp"
+#include "config.hpp"
+#include "plan.hpp"
+
+#include <iostream>
 
 namespace formatbench::cli {
 
-void add_plan_command(CLI::App&, const global_options&, command_action&) {}
+void add_plan_command(CLI::App& app, const global_options& global, command_action& action) {
+    // Parsed values live as long as the callbacks that read them.
+    struct arguments {
+        std::string study;
+        std::vector<std::string> sets;
+    };
+    auto args = std::make_shared<arguments>();
+
+    auto* plan = app.add_subcommand("plan", "print the cases a study expands to, without running them");
+    plan->add_option("STUDY", args->study, "study file (YAML; see docs/config.md)")->required();
+    plan->add_option("--set", args->sets,
+                     "override a study key before reading (repeatable): repeat=10, datasets.0.count=1e7, "
+                     "'defaults.chunk=[4096, whole]'")
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false);
+    plan->callback([&global, &action, args] {
+        action = [&global, args] {
+            study s = load_study_file(args->study, args->sets);
+            auto reg = load_plugins(global, s.plugin_path);
+            check_study_plugins(s, *reg);
+            print_plan(s, std::cout);
+            return exit_ok;
+        };
+    });
+}
 
 } // namespace formatbench::cli

@@ -1,1 +1,98 @@
-// placeholder: being written
+// Console reporter: per dataset an aligned table in the spirit of the
+// reference Fortran program's output (times, then "enhancement" factors
+// against the baseline), with a header naming the study and the machine.
+#include "reporters.hpp"
+#include "table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace formatbench::detail {
+namespace {
+
+// Columns on a terminal: UTF-8 code points (µ and ± are one column each).
+std::size_t display_width(const std::string& s) {
+    std::size_t n = 0;
+    for (unsigned char ch : s)
+        n += (ch & 0xC0) != 0x80;
+    return n;
+}
+
+std::string pad(const std::string& s, std::size_t width, bool right) {
+    const std::string fill(width - std::min(width, display_width(s)), ' ');
+    return right ? fill + s : s + fill;
+}
+
+void print_table(const results_table& t, std::ostream& out) {
+    std::vector<std::size_t> width(t.header.size());
+    for (std::size_t i = 0; i < t.header.size(); ++i)
+        width[i] = display_width(t.header[i]);
+    for (const auto& row : t.rows)
+        for (std::size_t i = 0; i < row.size(); ++i)
+            width[i] = std::max(width[i], display_width(row[i]));
+    auto line = [&](const std::vector<std::string>& cells) {
+        std::string text = " ";
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            if (i) text += "  ";
+            text += pad(cells[i], width[i], t.numeric[i]);
+        }
+        while (!text.empty() && text.back() == ' ')
+            text.pop_back();
+        out << text << '\n';
+    };
+    line(t.header);
+    std::vector<std::string> rule;
+    for (std::size_t w : width)
+        rule.emplace_back(w, '-');
+    line(rule);
+    for (const auto& row : t.rows)
+        line(row);
+}
+
+// A multi-line error message stays under its marker.
+std::string indent_continuation(const std::string& text) {
+    std::string out;
+    for (char c : text)
+        out += c == '\n' ? std::string("\n   ") : std::string(1, c);
+    return out;
+}
+
+class console_reporter final : public reporter {
+public:
+    void write(const study_result& r, std::ostream& out) const override {
+        out << fmt::format("study '{}'", r.spec.name);
+        if (!r.spec.description.empty()) out << " - " << r.spec.description;
+        out << '\n';
+        const std::string context = context_line(r.context);
+        if (!context.empty()) out << context << '\n';
+        if (r.cases.empty()) {
+            out << "\nno case ran\n";
+            return;
+        }
+        for (const dataset_group& g : group_by_dataset(r.cases)) {
+            out << fmt::format("\ndataset '{}': {}\n\n", g.dataset->name,
+                               describe_dataset(*g.dataset, g.cases.front()->payload_bytes));
+            const results_table t = dataset_table(r, g);
+            print_table(t, out);
+            if (t.baseline_missing)
+                out << fmt::format(" (baseline '{}' has no case for this dataset: no speed-up)\n",
+                                   r.spec.baseline);
+            for (const std::string& f : t.failures)
+                out << " ! " << indent_continuation(f) << '\n';
+        }
+        out << '\n';
+        for (const std::string& l : legend(r))
+            out << l << '\n';
+    }
+};
+
+} // namespace
+
+std::unique_ptr<reporter> make_console_reporter() {
+    return std::make_unique<console_reporter>();
+}
+
+} // namespace formatbench::detail

@@ -1,1 +1,145 @@
-// placeholder: being written
+// CSV reporter (RFC 4180): one header row, then one row per case with its
+// summary figures. No preamble, CRLF line ends, fields quoted when they hold a
+// comma, a double quote, CR or LF (quotes doubled). Numbers are plain SI
+// values (seconds, bytes, 10^6 bytes/s) at full precision; a missing value
+// (no samples, no file, no baseline) is an empty field.
+#include "reporters.hpp"
+#include "table.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace formatbench::detail {
+namespace {
+
+std::string field(const std::string& s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + '"';
+}
+
+// Shortest text that reads back to the same double; "" for NaN/inf.
+std::string num(double v) {
+    return std::isfinite(v) ? fmt::format("{}", v) : "";
+}
+
+const std::vector<std::string> columns = {"index",
+                                          "key",
+                                          "dataset",
+                                          "dtype",
+                                          "count",
+                                          "format",
+                                          "plugin",
+                                          "options",
+                                          "chunk_bytes",
+                                          "cache",
+                                          "sync",
+                                          "align_offset_bytes",
+                                          "status",
+                                          "error",
+                                          "n",
+                                          "write_median_s",
+                                          "write_min_s",
+                                          "write_mean_s",
+                                          "write_stddev_s",
+                                          "write_cv",
+                                          "read_median_s",
+                                          "read_min_s",
+                                          "read_mean_s",
+                                          "read_stddev_s",
+                                          "read_cv",
+                                          "write_mb_s",
+                                          "read_mb_s",
+                                          "payload_bytes",
+                                          "file_bytes",
+                                          "size_ratio",
+                                          "resident_fraction",
+                                          "peak_rss_bytes",
+                                          "verify_checked",
+                                          "compared",
+                                          "mismatches",
+                                          "max_abs_error",
+                                          "max_rel_error",
+                                          "write_speedup",
+                                          "read_speedup"};
+
+class csv_reporter final : public reporter {
+public:
+    void write(const study_result& r, std::ostream& out) const override {
+        auto emit = [&](const std::vector<std::string>& cells) {
+            std::string line;
+            for (std::size_t i = 0; i < cells.size(); ++i) {
+                if (i) line += ',';
+                line += field(cells[i]);
+            }
+            out << line << "\r\n";
+        };
+        emit(columns);
+        for (const case_result& c : r.cases) {
+            const case_spec& s = c.spec;
+            const std::vector<double> w = write_times(c), rd = read_times(c);
+            const summary sw = summarize(w), sr = summarize(rd);
+            std::string options;
+            for (const auto& [name, value] : s.format.options)
+                options += (options.empty() ? "" : ";") + name + "=" + value;
+            const case_result* base = find_baseline(r.cases, c, r.spec.baseline);
+            std::vector<std::string> row = {
+                std::to_string(s.index),
+                s.key,
+                s.dataset.name,
+                dtype_name(s.dataset.type),
+                std::to_string(s.dataset.count),
+                s.format.label,
+                s.format.plugin,
+                options,
+                std::to_string(s.params.chunk_bytes),
+                to_string(s.params.cache),
+                to_string(s.params.sync),
+                std::to_string(s.params.align_offset),
+                to_string(c.status),
+                c.error,
+                std::to_string(c.samples.size()),
+                num(sw.median),
+                num(sw.min),
+                num(sw.mean),
+                num(sw.stddev),
+                num(sw.cv),
+                num(sr.median),
+                num(sr.min),
+                num(sr.mean),
+                num(sr.stddev),
+                num(sr.cv),
+                num(throughput_mb_s(c.payload_bytes, sw.median)),
+                num(throughput_mb_s(c.payload_bytes, sr.median)),
+                std::to_string(c.payload_bytes),
+                std::to_string(c.file_bytes),
+                num(size_ratio(c)),
+                num(median_resident_fraction(c)),
+                std::to_string(c.peak_rss_bytes),
+                c.verify.checked ? "true" : "false",
+                std::to_string(c.verify.compared),
+                std::to_string(c.verify.mismatches),
+                num(c.verify.max_abs_error),
+                num(c.verify.max_rel_error),
+                base ? num(speedup(write_times(*base), w)) : "",
+                base ? num(speedup(read_times(*base), rd)) : "",
+            };
+            emit(row);
+        }
+    }
+};
+
+} // namespace
+
+std::unique_ptr<reporter> make_csv_reporter() {
+    return std::make_unique<csv_reporter>();
+}
+
+} // namespace formatbench::detail

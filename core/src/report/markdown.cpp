@@ -1,1 +1,87 @@
-// placeholder: being written
+// Markdown reporter: a GitHub table per dataset with the console's columns
+// (table.hpp), a context line, and the unit definitions.
+#include "reporters.hpp"
+#include "table.hpp"
+
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+namespace formatbench::detail {
+namespace {
+
+// A table cell: '|' would end the cell, a newline the row.
+std::string cell(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\n' || c == '\r')
+            out += ' ';
+        else
+            out += c;
+    }
+    return out;
+}
+
+// "| a | b |"
+std::string row_text(const std::vector<std::string>& cells) {
+    std::string line = "|";
+    for (const std::string& c : cells) {
+        line += ' ';
+        line += cell(c);
+        line += " |";
+    }
+    return line;
+}
+
+// Inline code that survives backticks in the text.
+std::string code(const std::string& s) {
+    return s.find('`') == std::string::npos ? "`" + s + "`" : "`` " + s + " ``";
+}
+
+class markdown_reporter final : public reporter {
+public:
+    void write(const study_result& r, std::ostream& out) const override {
+        out << "# formatbench: " << cell(r.spec.name) << "\n\n";
+        if (!r.spec.description.empty()) out << r.spec.description << "\n\n";
+        const std::string context = context_line(r.context);
+        if (!context.empty()) out << "*" << context << "*\n\n";
+        if (r.cases.empty()) {
+            out << "No case ran.\n";
+            return;
+        }
+        for (const dataset_group& g : group_by_dataset(r.cases)) {
+            out << fmt::format("## Dataset {}\n\n{}\n\n", code(g.dataset->name),
+                               describe_dataset(*g.dataset, g.cases.front()->payload_bytes));
+            const results_table t = dataset_table(r, g);
+            std::string align = "|";
+            for (std::size_t i = 0; i < t.header.size(); ++i)
+                align += t.numeric[i] ? " --: |" : " :-- |";
+            out << row_text(t.header) << '\n' << align << '\n';
+            for (const auto& row : t.rows)
+                out << row_text(row) << '\n';
+            out << '\n';
+            if (t.baseline_missing)
+                out << fmt::format("Baseline {} has no case for this dataset: no speed-up.\n\n",
+                                   code(r.spec.baseline));
+            if (!t.failures.empty()) {
+                out << "Cases not ok:\n\n";
+                for (const std::string& f : t.failures)
+                    out << "- " << cell(f) << '\n';
+                out << '\n';
+            }
+        }
+        for (const std::string& l : legend(r))
+            out << "- " << l << '\n';
+    }
+};
+
+} // namespace
+
+std::unique_ptr<reporter> make_markdown_reporter() {
+    return std::make_unique<markdown_reporter>();
+}
+
+} // namespace formatbench::detail

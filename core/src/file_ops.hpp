@@ -1,0 +1,24 @@
+// File-system steps of the runner around the timed phases: removing old
+// output, syncing, dropping the page cache and measuring what stays resident.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace formatbench {
+
+// Removes a file or a directory tree; missing is fine. Throws std::system_error.
+void remove_output(const std::string& path);
+// Bytes on disk of a file, or the sum over a directory's files; 0 if missing.
+std::uint64_t output_size(const std::string& path);
+// fsync (data_only = false) or fdatasync the file, or every file of a directory.
+void sync_output(const std::string& path, bool data_only);
+// fdatasync, then posix_fadvise(DONTNEED) over the whole file(s).
+void drop_cache(const std::string& path);
+// Fraction of the output's pages resident in the page cache (mincore), 0..1;
+// -1 when it cannot be measured (missing, empty).
+double resident_fraction(const std::string& path);
+// A fresh directory under $TMPDIR (or /tmp): "<tmp>/formatbench-XXXXXX".
+std::string make_temp_directory();
+
+} // namespace formatbench

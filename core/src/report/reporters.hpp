@@ -1,0 +1,16 @@
+// The concrete reporters, one per file (console.cpp, json.cpp, csv.cpp,
+// markdown.cpp); make_reporter (reporter.cpp) picks one by name.
+#pragma once
+
+#include "reporter.hpp"
+
+#include <memory>
+
+namespace formatbench::detail {
+
+std::unique_ptr<reporter> make_console_reporter();
+std::unique_ptr<reporter> make_json_reporter();
+std::unique_ptr<reporter> make_csv_reporter();
+std::unique_ptr<reporter> make_markdown_reporter();
+
+} // namespace formatbench::detail

@@ -1,0 +1,260 @@
+// The per-dataset results table shared by the console and Markdown reporters:
+// which rows, which columns, what each cell says. The reporters only lay it
+// out (aligned text or a GitHub table), so both always show the same figures.
+//
+// Speed-ups follow the reference program's "enhancement": for each dataset,
+// median time of the baseline format / median time of the row, separately for
+// write and read (so the baseline row reads 1.00x and faster formats > 1).
+#pragma once
+
+#include "../result.hpp"
+#include "../stats.hpp"
+#include "units.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace formatbench::detail {
+
+inline constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
+
+// Payload bytes / 10^6 / median seconds; NaN when there is no positive median.
+inline double throughput_mb_s(std::uint64_t payload_bytes, double median_s) {
+    return median_s > 0 ? static_cast<double>(payload_bytes) / 1e6 / median_s : not_a_number;
+}
+
+// payload / file; NaN for plugins that leave no file.
+inline double size_ratio(const case_result& c) {
+    return c.file_bytes > 0 ? static_cast<double>(c.payload_bytes) / static_cast<double>(c.file_bytes)
+                            : not_a_number;
+}
+
+// Median over the repetitions that measured it; NaN when none did (warm cases).
+inline double median_resident_fraction(const case_result& c) {
+    std::vector<double> fractions;
+    for (const repetition& r : c.samples)
+        if (r.resident_fraction >= 0) fractions.push_back(r.resident_fraction);
+    return fractions.empty() ? not_a_number : summarize(std::move(fractions)).median;
+}
+
+// "exact" (bitwise identical), the max absolute error, or "-" when unchecked.
+inline std::string format_check(const verification& v) {
+    if (!v.checked) return "-";
+    if (v.mismatches == 0) return "exact";
+    if (v.max_abs_error > 0 || !std::isfinite(v.max_abs_error))
+        return std::isfinite(v.max_abs_error) ? fmt::format("err {:.2g}", v.max_abs_error) : "err nan";
+    return fmt::format("{} differ", v.mismatches); // e.g. -0 vs +0, or NaN payloads
+}
+
+// Cases of one dataset, in plan order.
+struct dataset_group {
+    const dataset_spec* dataset = nullptr;
+    std::vector<const case_result*> cases;
+};
+
+inline std::vector<dataset_group> group_by_dataset(const std::vector<case_result>& cases) {
+    std::vector<dataset_group> groups;
+    for (const case_result& c : cases) {
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const dataset_group& g) {
+            return g.dataset->name == c.spec.dataset.name;
+        });
+        if (it == groups.end()) {
+            groups.push_back({&c.spec.dataset, {}});
+            it = groups.end() - 1;
+        }
+        it->cases.push_back(&c);
+    }
+    return groups;
+}
+
+// A study's baseline may name a format before sweep expansion ("zlib") or
+// after it ("zlib level=6"). The plan records the label before expansion
+// (base_label); without it (hand-made results) an expanded label is taken to
+// be the base label, a space and the swept values.
+inline bool label_matches(const format_spec& f, const std::string& baseline) {
+    if (baseline.empty()) return false;
+    if (f.label == baseline || f.base_label == baseline) return true;
+    return f.base_label.empty() && f.label.size() > baseline.size() &&
+           f.label.compare(0, baseline.size(), baseline) == 0 && f.label[baseline.size()] == ' ';
+}
+
+inline bool same_params(const run_params& a, const run_params& b) {
+    return a.chunk_bytes == b.chunk_bytes && a.cache == b.cache && a.sync == b.sync &&
+           a.align_offset == b.align_offset;
+}
+
+// The baseline case for `c`: same dataset, a matching label, preferably an
+// exact label match and the same chunk/cache/sync/alignment, so that a swept
+// study compares like with like. nullptr when the study has no baseline or the
+// dataset has no such case.
+inline const case_result* find_baseline(const std::vector<case_result>& all, const case_result& c,
+                                        const std::string& baseline) {
+    const case_result* best = nullptr;
+    int best_score = -1;
+    for (const case_result& b : all) {
+        if (b.spec.dataset.name != c.spec.dataset.name || !label_matches(b.spec.format, baseline)) continue;
+        const int score =
+            (same_params(b.spec.params, c.spec.params) ? 2 : 0) + (b.spec.format.label == baseline ? 1 : 0);
+        if (score > best_score) best = &b, best_score = score;
+    }
+    return best;
+}
+
+// Baseline median / this median; NaN when either has no samples.
+inline double speedup(const std::vector<double>& baseline_times, const std::vector<double>& times) {
+    if (baseline_times.empty() || times.empty()) return not_a_number;
+    const double b = summarize(baseline_times).median, t = summarize(times).median;
+    return t > 0 ? b / t : not_a_number;
+}
+
+// The row's name: the format label plus the run parameters that tell it
+// apart. A parameter is named when it differs among the rows of the same
+// label (so "raw [warm]" and "raw [cold]"), or from the dataset's first row
+// (so a lone swept value is not hidden). Unique (label, parameters) give
+// unique names.
+inline std::string row_label(const case_result& c, const dataset_group& g) {
+    const run_params& p = c.spec.params;
+    const run_params& first = g.cases.front()->spec.params;
+    bool chunk = p.chunk_bytes != first.chunk_bytes, cache = p.cache != first.cache,
+         sync = p.sync != first.sync, align = p.align_offset != first.align_offset;
+    for (const case_result* o : g.cases) {
+        if (o->spec.format.label != c.spec.format.label) continue;
+        chunk |= o->spec.params.chunk_bytes != p.chunk_bytes;
+        cache |= o->spec.params.cache != p.cache;
+        sync |= o->spec.params.sync != p.sync;
+        align |= o->spec.params.align_offset != p.align_offset;
+    }
+    std::vector<std::string> parts;
+    if (chunk) parts.push_back("chunk " + format_chunk(p.chunk_bytes));
+    if (cache) parts.emplace_back(to_string(p.cache));
+    if (sync) parts.push_back(fmt::format("sync {}", to_string(p.sync)));
+    if (align) parts.push_back(fmt::format("align +{}", p.align_offset));
+    std::string label = c.spec.format.label;
+    if (!parts.empty()) {
+        label += " [";
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            label += (i ? ", " : "") + parts[i];
+        label += "]";
+    }
+    return label;
+}
+
+// "1000000 x f64, uniform, payload 8.00 MB" (or "from FILE via PLUGIN").
+inline std::string describe_dataset(const dataset_spec& d, std::uint64_t payload_bytes) {
+    const std::string source = d.file.empty() ? std::string(to_string(d.dist))
+                                              : fmt::format("from {} via {}", d.file, d.file_plugin);
+    return fmt::format("{} x {}, {}, payload {}", d.count, dtype_name(d.type), source,
+                       format_bytes(payload_bytes));
+}
+
+// "host h | CPU | 2 cores | 16.0 GB RAM | fs ext4 at /tmp/x | formatbench 0.1.0 (gcc 12, release) | date"
+inline std::string context_line(const run_context& c) {
+    std::vector<std::string> parts;
+    if (!c.host.empty()) parts.push_back("host " + c.host);
+    if (!c.cpu_model.empty()) parts.push_back(c.cpu_model);
+    if (c.cores > 0) parts.push_back(fmt::format("{} cores", c.cores));
+    if (c.memory_bytes > 0) parts.push_back(format_bytes(c.memory_bytes) + " RAM");
+    if (!c.os.empty() || !c.kernel.empty())
+        parts.push_back(c.kernel.empty() ? c.os : c.os.empty() ? c.kernel : c.os + " " + c.kernel);
+    if (!c.filesystem.empty() || !c.data_directory.empty())
+        parts.push_back(fmt::format("fs {}{}", c.filesystem.empty() ? "?" : c.filesystem,
+                                    c.data_directory.empty() ? "" : " at " + c.data_directory));
+    if (!c.formatbench_version.empty()) {
+        std::string build = c.compiler;
+        if (!c.build_type.empty()) build += (build.empty() ? "" : ", ") + c.build_type;
+        parts.push_back("formatbench " + c.formatbench_version + (build.empty() ? "" : " (" + build + ")"));
+    }
+    if (!c.date.empty()) parts.push_back(c.date);
+    std::string line;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        line += (i ? " | " : "") + parts[i];
+    return line;
+}
+
+struct results_table {
+    std::vector<std::string> header;
+    std::vector<bool> numeric; // right-aligned column
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> failures; // "label: status: error", one per case not ok
+    bool baseline_missing = false;     // the study names a baseline this dataset lacks
+};
+
+// Columns: format | write | read | write MB/s | read MB/s | file | ratio |
+// [resident] | check | [write speed-up | read speed-up] | status.
+// "resident" appears when a case of the dataset measured it;
+// the speed-ups when the study has a baseline.
+inline results_table dataset_table(const study_result& r, const dataset_group& g) {
+    results_table t;
+    const bool with_speedup = !r.spec.baseline.empty();
+    bool with_resident = false;
+    for (const case_result* c : g.cases)
+        for (const repetition& rep : c->samples)
+            with_resident |= rep.resident_fraction >= 0;
+
+    t.header = {"format", "write", "read", "write MB/s", "read MB/s", "file", "ratio"};
+    if (with_resident) t.header.emplace_back("resident");
+    t.header.emplace_back("check");
+    if (with_speedup) t.header.insert(t.header.end(), {"write speed-up", "read speed-up"});
+    t.header.emplace_back("status");
+    for (const std::string& h : t.header)
+        t.numeric.push_back(h != "format" && h != "check" && h != "status");
+
+    for (const case_result* c : g.cases) {
+        const std::vector<double> w = write_times(*c), rd = read_times(*c);
+        const summary sw = summarize(w), sr = summarize(rd);
+        auto timed = [](const summary& s) {
+            const std::string spread = format_spread(s.n, s.cv);
+            return format_duration(s.median) + (spread.empty() ? "" : " " + spread);
+        };
+        std::vector<std::string> row = {row_label(*c, g),
+                                        timed(sw),
+                                        timed(sr),
+                                        format_rate(throughput_mb_s(c->payload_bytes, sw.median)),
+                                        format_rate(throughput_mb_s(c->payload_bytes, sr.median)),
+                                        c->file_bytes > 0 ? format_bytes(c->file_bytes) : "-",
+                                        format_ratio(size_ratio(*c))};
+        if (with_resident) row.push_back(format_percent(median_resident_fraction(*c)));
+        row.push_back(format_check(c->verify));
+        if (with_speedup) {
+            const case_result* base = find_baseline(r.cases, *c, r.spec.baseline);
+            if (!base) t.baseline_missing = true;
+            row.push_back(base ? format_factor(speedup(write_times(*base), w)) : "-");
+            row.push_back(base ? format_factor(speedup(read_times(*base), rd)) : "-");
+        }
+        row.emplace_back(to_string(c->status));
+        t.rows.push_back(std::move(row));
+        if (c->status != case_status::ok)
+            t.failures.push_back(fmt::format("{}: {}{}", row_label(*c, g), to_string(c->status),
+                                             c->error.empty() ? "" : ": " + c->error));
+    }
+    return t;
+}
+
+// The definitions printed once under the table(s).
+inline std::vector<std::string> legend(const study_result& r) {
+    std::vector<std::string> lines = {
+        "write, read: median wall time of the repetitions (open to close), \u00b1 coefficient of variation "
+        "(stddev / mean)",
+        "MB/s: 10^6 bytes of payload (count x element size) per second, at the median time",
+        "file: bytes on disk (decimal units); ratio: payload bytes / file bytes",
+        "check: exact = read back bit-identical; otherwise the largest absolute error",
+    };
+    bool resident = false;
+    for (const case_result& c : r.cases)
+        resident |= median_resident_fraction(c) >= 0;
+    if (resident)
+        lines.emplace_back(
+            "resident: median fraction of the file in the page cache just before the read (mincore)");
+    if (!r.spec.baseline.empty())
+        lines.push_back(fmt::format("speed-up: median time of baseline '{}' / median time of the row "
+                                    "(the reference program's enhancement factor)",
+                                    r.spec.baseline));
+    return lines;
+}
+
+} // namespace formatbench::detail

@@ -1,0 +1,155 @@
+// Parsing kernel of the ascii reader: turns a range of text into values.
+// The fast path is one std::from_chars per value; whatever it does not take
+// whole (a leading '+', Fortran's 'd' exponent, a bad token) goes to a slow
+// path that either reads the token or says what is wrong with it. Header-only
+// because it is a template per dtype; the reader instantiates it.
+#pragma once
+
+#include "settings.hpp"
+
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <system_error>
+#include <type_traits>
+
+namespace formatbench::detail {
+
+enum class token_problem { none, invalid, out_of_range, too_long };
+
+// What parsing a range found. Newlines are counted in the separators
+// consumed, so that the reader knows the line of `stop` without another pass.
+struct parse_result {
+    std::size_t count = 0;                       // values stored
+    const char* stop = nullptr;                  // first byte not consumed
+    std::uint64_t newlines = 0;                  // '\n' in [begin, stop)
+    const char* last_newline = nullptr;          // the last of them, or nullptr
+    token_problem problem = token_problem::none; // if set, the bad token starts at stop
+};
+
+namespace parse_impl {
+
+struct separator_table {
+    bool is[256] = {};
+    constexpr separator_table() {
+        for (int c = 0; c < 256; ++c)
+            is[c] = is_separator(static_cast<unsigned char>(c));
+    }
+};
+inline constexpr separator_table separators{};
+
+inline bool sep(char c) noexcept {
+    return separators.is[static_cast<unsigned char>(c)];
+}
+
+inline const char* token_end(const char* p, const char* end) noexcept {
+    while (p != end && !sep(*p))
+        ++p;
+    return p;
+}
+
+// A float token beyond the range of T. Up to twice the largest finite value
+// reads as that value: lossy notations round it up (general with precision
+// 16 writes DBL_MAX as 1.797693134862316e+308, which is above it). Below the
+// smallest subnormal reads as a zero of the same sign, as IEEE rounding,
+// strtod and Fortran have it. Anything else (1e400 for f64) is an error.
+template <class T>
+token_problem saturate(const char* first, const char* last, T& out) noexcept {
+    using wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+    wide w;
+    auto [ptr, ec] = std::from_chars(first, last, w);
+    if (ec != std::errc() || ptr != last) return token_problem::out_of_range;
+    wide magnitude = w < 0 ? -w : w;
+    if (magnitude > wide(std::numeric_limits<T>::max()) &&
+        magnitude <= 2 * wide(std::numeric_limits<T>::max())) {
+        out = w < 0 ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+        return token_problem::none;
+    }
+    if (magnitude < wide(std::numeric_limits<T>::denorm_min())) {
+        out = w < 0 ? -T(0) : T(0);
+        return token_problem::none;
+    }
+    return token_problem::out_of_range;
+}
+
+// The slow path for one token [b, e): accepts what the fast path does not
+// (a leading '+', 'd'/'D' exponents) and classifies what is wrong.
+template <class T>
+token_problem parse_token_slow(const char* b, const char* e, T& out) noexcept {
+    std::size_t len = static_cast<std::size_t>(e - b);
+    if (len > max_token) return token_problem::too_long;
+    char tmp[max_token];
+    std::memcpy(tmp, b, len);
+    char* first = tmp;
+    char* last = tmp + len;
+    if (first != last && *first == '+') {
+        ++first;
+        if (first != last && (*first == '+' || *first == '-')) return token_problem::invalid;
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+        // Fortran writes and reads 1.0d+03; only in a number, not in "nan(...)".
+        if (first != last && (*first == '-' || *first == '.' || (*first >= '0' && *first <= '9')))
+            for (char* q = first; q != last; ++q)
+                if (*q == 'd' || *q == 'D') *q = 'e';
+    }
+    auto [ptr, ec] = std::from_chars(first, last, out);
+    if (ec == std::errc::result_out_of_range && ptr == last) {
+        if constexpr (std::is_floating_point_v<T>) return saturate(first, last, out);
+        return token_problem::out_of_range;
+    }
+    if (ec != std::errc() || ptr != last || first == last) {
+        if constexpr (std::is_unsigned_v<T>) {
+            // "-1" for u8: a number, but not one that fits.
+            std::int64_t wide;
+            auto [p2, ec2] = std::from_chars(first, last, wide);
+            if (p2 == last && (ec2 == std::errc() || ec2 == std::errc::result_out_of_range))
+                return token_problem::out_of_range;
+        }
+        return token_problem::invalid;
+    }
+    return token_problem::none;
+}
+
+} // namespace parse_impl
+
+// Parses at most max_count values from [p, end) into out. Requires that
+// *end is readable and a separator (the reader ends ranges at a separator or
+// puts one after the end of the file), so no token continues past end.
+// Stops at max_count values, at end, or at the first bad token (then
+// result.problem is set and result.stop is the token's start).
+template <class T>
+parse_result parse_values(const char* p, const char* end, T* out, std::size_t max_count) noexcept {
+    using parse_impl::sep;
+    parse_result r;
+    std::size_t n = 0;
+    while (n < max_count) {
+        while (p != end && sep(*p)) {
+            if (*p == '\n') {
+                ++r.newlines;
+                r.last_newline = p;
+            }
+            ++p;
+        }
+        if (p == end) break;
+        T v;
+        auto [q, ec] = std::from_chars(p, end, v);
+        if (ec != std::errc() || !sep(*q) || static_cast<std::size_t>(q - p) > max_token) [[unlikely]] {
+            const char* te = parse_impl::token_end(p, end);
+            token_problem problem = parse_impl::parse_token_slow(p, te, v);
+            if (problem != token_problem::none) {
+                r.problem = problem;
+                break;
+            }
+            q = te;
+        }
+        out[n++] = v;
+        p = q;
+    }
+    r.count = n;
+    r.stop = p;
+    return r;
+}
+
+} // namespace formatbench::detail

@@ -1,0 +1,58 @@
+// Typed settings of the ascii plugin (see settings.hpp).
+#include "settings.hpp"
+
+namespace formatbench::detail {
+
+text_settings text_settings::from(const sdk::options& options) {
+    text_settings s;
+    const std::string& n = options.get_string("notation");
+    s.note = n == "fixed"        ? notation::fixed
+             : n == "scientific" ? notation::scientific
+             : n == "general"    ? notation::general
+                                 : notation::shortest;
+    s.precision = static_cast<int>(options.get_int("precision"));
+    s.values_per_line = static_cast<std::uint64_t>(options.get_int("values_per_line"));
+    s.separator = options.get_string("separator");
+    s.leading_zero = options.get_bool("leading_zero");
+    if (s.separator.empty())
+        throw sdk::error(
+            FB_E_INVALID_OPTION,
+            "option 'separator': must not be empty (values would run together and not read back)");
+    for (char c : s.separator)
+        if (!is_separator(static_cast<unsigned char>(c)))
+            throw sdk::error(FB_E_INVALID_OPTION, "option 'separator': '" + s.separator +
+                                                      "' may contain only spaces, tabs, commas and newlines, "
+                                                      "so that the file reads back");
+    return s;
+}
+
+std::size_t text_settings::value_bound(fb_dtype dtype) const noexcept {
+    std::size_t text = 32; // integers (i64: 20) and shortest floats (f64: 24)
+    if (dtype == FB_DTYPE_F64 || dtype == FB_DTYPE_F32) {
+        std::size_t p = static_cast<std::size_t>(precision);
+        switch (note) {
+        case notation::shortest: break;
+        // Fixed prints every integer digit: up to 309 for f64, 39 for f32.
+        case notation::fixed: text = (dtype == FB_DTYPE_F64 ? 310 : 40) + p + 8; break;
+        case notation::scientific:
+        case notation::general: text = p + 32; break;
+        }
+    }
+    return text + separator.size() + 1;
+}
+
+bool is_lossless(const sdk::options& options) {
+    // The ABI asks without a dtype, so the answer must hold for f64 and f32
+    // alike; integers are always written exactly whatever the notation.
+    // shortest: std::to_chars guarantees that from_chars reads it back
+    // bit-exact. scientific with >= 16 digits after the point, and general
+    // with >= 17 significant digits, give 17 significant digits: enough for
+    // any binary64 (and so for binary32, which needs 9). fixed loses small
+    // values whatever the precision. NaN payloads are not kept by any
+    // notation (all NaNs are written "nan" or "-nan").
+    const std::string& n = options.get_string("notation");
+    std::int64_t p = options.get_int("precision");
+    return n == "shortest" || (n == "scientific" && p >= 16) || (n == "general" && p >= 17);
+}
+
+} // namespace formatbench::detail

@@ -1,0 +1,46 @@
+// The ascii plugin's options as typed settings, their checks, and what
+// follows from them (the largest text one value can take, losslessness).
+#pragma once
+
+#include <formatbench/plugin.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace formatbench::detail {
+
+enum class notation { shortest, fixed, scientific, general };
+
+// Characters the reader accepts between values. A separator the writer is
+// asked to use must consist of these only, so that every file the plugin
+// writes reads back.
+inline constexpr bool is_separator(unsigned char c) noexcept {
+    return c == ' ' || c == '\n' || c == '\t' || c == ',' || c == '\r';
+}
+
+// Longest token (one number) the reader accepts; bounds the bytes carried
+// over between two buffers.
+inline constexpr std::size_t max_token = 512;
+
+struct text_settings {
+    notation note = notation::shortest;
+    int precision = 16;
+    std::uint64_t values_per_line = 1;
+    std::string separator = " ";
+    // Writes "0.5" (true) or Fortran's ".5" (false) for |x| < 1.
+    bool leading_zero = true;
+
+    // From validated options; throws sdk::error(FB_E_INVALID_OPTION) for a
+    // separator that the reader would not accept.
+    static text_settings from(const sdk::options& options);
+
+    // An upper bound on the bytes one value of `dtype` takes, followed by its
+    // separator or newline.
+    std::size_t value_bound(fb_dtype dtype) const noexcept;
+};
+
+// Whether these options read back bit-exact for every dtype.
+bool is_lossless(const sdk::options& options);
+
+} // namespace formatbench::detail

@@ -1,0 +1,59 @@
+// zlib: compresses the array with zlib's deflate into a zlib (RFC 1950),
+// gzip (RFC 1952) or raw deflate (RFC 1951) stream. The plain file (no
+// shuffle) is an ordinary stream of the array's native bytes: zlib's
+// uncompress, gzip -dc or Python's zlib read it back. Options add Blosc's
+// byte shuffle and pigz-style parallel compression; see zlib_writer.hpp,
+// zlib_reader.hpp, parallel_deflate.hpp and shuffle.hpp.
+#include "zlib_reader.hpp"
+#include "zlib_writer.hpp"
+
+#include <formatbench/plugin.hpp>
+
+namespace formatbench::detail {
+
+namespace sdk = formatbench::sdk;
+
+struct zlib_format {
+    static constexpr const char* containers[] = {"zlib", "gzip", "deflate", nullptr};
+    static constexpr const char* strategies[] = {"default", "filtered", "huffman", "rle", "fixed", nullptr};
+
+    static constexpr fb_option_decl options[] = {
+        sdk::option_choice("container", "zlib", containers,
+                           "zlib (RFC 1950, adler32), gzip (RFC 1952, crc32; gzip -dc reads it) or deflate "
+                           "(raw RFC 1951, no header and no checksum)"),
+        sdk::option_int("level", "6", 0, 9, "deflate level: 0 stores, 1 fastest, 9 smallest"),
+        sdk::option_choice("strategy", "default", strategies,
+                           "deflate strategy: default, filtered, huffman (Huffman only), rle or fixed "
+                           "(fixed Huffman codes)"),
+        sdk::option_int("mem_level", "8", 1, 9, "deflate memLevel: memory for the match state (9 = most)"),
+        // The shuffle changes what the stream holds: it decompresses to the
+        // shuffled bytes, block by block, not to the plain array.
+        sdk::option_bool("shuffle", "false",
+                         "byte-shuffle each block of elements before deflate, as Blosc does (better ratio "
+                         "and speed on floats); the stream then no longer holds the plain array: only "
+                         "this plugin with the same block_size reads it back"),
+        sdk::option_int("threads", "1", 1, 64,
+                        "compress blocks of block_size on this many threads and join them into one "
+                        "standard stream (the pigz technique); the reader is single-threaded"),
+        sdk::option_size("block_size", "128k", 64, 64.0 * 1024 * 1024,
+                         "bytes per block for shuffle and threads, rounded down to whole elements; "
+                         "with shuffle the reader needs the writer's value"),
+    };
+
+    static sdk::plugin_info info() {
+        return {"zlib",
+                "1.0.0",
+                "zlib/gzip/deflate stream of the array, optional byte shuffle and parallel compression",
+                "MIT",
+                "zz",
+                FB_DTYPES_ALL,
+                FB_CAP_LOSSLESS};
+    }
+
+    using writer = zlib_writer;
+    using reader = zlib_reader;
+};
+
+} // namespace formatbench::detail
+
+FORMATBENCH_PLUGIN(formatbench::detail::zlib_format)

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what formatbench needs to build and test on Debian 12, from
+# Debian's packages only. Run as root. Safe to run again.
+set -euo pipefail
+packages=(
+  meson ninja-build g++ pkg-config python3
+  libboost-dev            # Boost.DLL (header-only with std::filesystem), Boost.Math
+  libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
+  libgtest-dev python3-jsonschema  # tests (the results schema is checked with jsonschema)
+  clang gfortran          # sanitizer/fuzz builds (clang), the reference Fortran program (benchmarks)
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

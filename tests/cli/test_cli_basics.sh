@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The CLI's contract: --version, --help everywhere, exit codes, unknown ids.
+source "$(dirname "$0")/lib.sh"
+
+expect_status 0 "$FB" --version
+expect_in "$work/out" "formatbench "
+for sub in plugins describe plan run; do
+  expect_status 0 "$FB" "$sub" --help
+  expect_in "$work/out" "Usage"
+done
+expect_status 2 "$FB"
+expect_status 2 "$FB" no-such-command
+expect_status 2 "$FB" describe zlb
+expect_in "$work/err" "unknown plugin 'zlb' (did you mean 'zlib'?)"
+expect_in "$work/err" "known plugins:"
+expect_status 0 "$FB" plugins
+for id in ascii raw mmap zlib memory; do expect_in "$work/out" "$id "; done
+expect_status 0 "$FB" plugins --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert {p["id"] for p in d} >= {"ascii","raw","mmap","zlib","memory"}' "$work/out" \
+  || fail "plugins --json is not the expected JSON"
+expect_status 0 "$FB" describe zlib
+expect_in "$work/out" "level"
+expect_in "$work/out" "range: [0, 9]"
+# A broken plugin on the path is reported and skipped; the good ones still list.
+expect_status 0 "$FB" --plugin-path "$FB_BROKEN_PLUGINS" plugins
+expect_in "$work/err" "libbroken_abi2.so: plugin ABI 2.0, this formatbench speaks 1.x"
+expect_in "$work/out" "zlib"
+echo "cli basics: ok"

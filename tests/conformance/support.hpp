@@ -1,0 +1,119 @@
+// Helpers of the plugin conformance suite: the registry of built plugins,
+// scratch directories, deterministic test data and its comparison, plain
+// C-ABI drivers (to see a plugin's own status and message, unwrapped by the
+// host), and running a case in a child process so a crash is a failure of
+// that case instead of the end of the suite.
+#pragma once
+
+#include "plugin_handle.hpp"
+#include "registry.hpp"
+
+#include <formatbench/plugin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace conformance {
+
+// Every plugin in FB_TEST_PLUGIN_DIR, loaded once per process.
+formatbench::registry& plugins();
+
+// A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
+class scratch_dir {
+public:
+    scratch_dir();
+    scratch_dir(const scratch_dir&) = delete;
+    scratch_dir& operator=(const scratch_dir&) = delete;
+    ~scratch_dir();
+    const std::string& path() const noexcept { return path_; }
+    // "<dir>/<name>.<extension>" (no dot when the extension is empty).
+    std::string file(const std::string& name, const std::string& extension) const;
+
+private:
+    std::string path_;
+};
+
+// A page-aligned byte buffer, as the runner hands to plugins.
+class aligned_buffer {
+public:
+    explicit aligned_buffer(std::size_t bytes);
+    unsigned char* data() noexcept { return data_.get(); }
+    const unsigned char* data() const noexcept { return data_.get(); }
+    std::size_t size() const noexcept { return size_; }
+
+private:
+    struct free_deleter {
+        void operator()(unsigned char* p) const noexcept;
+    };
+    std::unique_ptr<unsigned char[], free_deleter> data_;
+    std::size_t size_;
+};
+
+// count values of dtype d, a pure function of (d, count, seed). For floats
+// the first values are the special cases (0, -0, subnormals, limits, inf,
+// NaNs with payloads and signs); the rest are uniformly random bit patterns,
+// so every exponent and many NaNs occur. Integers start with 0, -1, 1 and the
+// limits; u8 is random bytes.
+aligned_buffer make_data(fb_dtype d, std::uint64_t count, std::uint64_t seed);
+
+// Outcome of comparing what was read with what was written.
+struct comparison {
+    std::uint64_t mismatches = 0;     // values that differ (NaN rule below)
+    std::uint64_t first_mismatch = 0; // index of the first, when mismatches > 0
+    std::string first_detail;         // "wrote 0x.. (1.5), read 0x.. (1.25)"
+    std::uint64_t nan_payload_changes = 0;
+};
+
+// Bitwise comparison, except that any NaN equals any NaN: a text format's
+// shortest round trip cannot carry a NaN's payload or sign, and the C ABI
+// gives no way to tell a text plugin from a binary one. Payload changes are
+// counted separately (nan_payload_changes) and reported, not failed.
+comparison compare_exact(fb_dtype d, const unsigned char* expected, const unsigned char* actual,
+                         std::uint64_t count);
+
+// A status and message straight from the C ABI, with the call that failed.
+struct c_result {
+    fb_status status = FB_OK;
+    std::string stage; // "open_write", "write", "close_write", "open_read", "read", "close_read"
+    std::string message;
+    bool ok() const noexcept { return status == FB_OK; }
+    std::string text() const; // "read: FB_E_TRUNCATED: <message>"
+};
+
+const char* status_name(fb_status s) noexcept;
+
+// Writes count values in chunks of `chunk` through the descriptor. Always
+// calls close_write for an opened stream (the contract), also after a failed
+// write; returns the first failure.
+c_result c_write(const fb_plugin_descriptor& d, const std::string& path, fb_dtype dtype, const void* data,
+                 std::uint64_t count, std::uint64_t chunk, const formatbench::option_list& options);
+// Reads count values in chunks into out (may be null when count is 0).
+c_result c_read(const fb_plugin_descriptor& d, const std::string& path, fb_dtype dtype, void* out,
+                std::uint64_t count, std::uint64_t chunk, const formatbench::option_list& options);
+// Only open_write, with a stream closed at once on success.
+c_result c_open_write(const fb_plugin_descriptor& d, const std::string& path, fb_dtype dtype,
+                      std::uint64_t count, const formatbench::option_list& options, bool& stream_returned);
+c_result c_open_read(const fb_plugin_descriptor& d, const std::string& path, fb_dtype dtype,
+                     std::uint64_t count, const formatbench::option_list& options, bool& stream_returned);
+
+// Result of a case run in a child process.
+struct child_outcome {
+    enum kind { passed, failed, skipped, crashed } what = passed;
+    std::string text; // failure or skip reason, or how the child died
+};
+
+// Runs body in a forked child with a time limit. body returns "" to pass,
+// "SKIP: why" to skip, anything else is the failure message.
+child_outcome run_in_child(const std::function<std::string()>& body, unsigned timeout_seconds = 60);
+
+// The largest-element dtype the plugin supports (most bytes per value).
+fb_dtype widest_dtype(const formatbench::plugin& p);
+
+// Test names may hold only [A-Za-z0-9_].
+std::string sanitize(const std::string& text);
+
+} // namespace conformance

@@ -1,0 +1,568 @@
+// Tests of the ascii plugin through the core registry: bit-exact round trips,
+// gfortran's (f0.16) byte for byte, every syntax the reader accepts, every
+// corrupt input with its line and column, line layout across chunks, and
+// I/O errors (/dev/full, a missing folder).
+#include "error.hpp"
+#include "registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using formatbench::option_list;
+using formatbench::plugin_error;
+
+namespace {
+
+const formatbench::plugin& ascii() {
+    static formatbench::registry reg;
+    static const formatbench::plugin* p = [] {
+        reg.load_directories({FB_TEST_PLUGIN_DIR});
+        return &reg.get("ascii");
+    }();
+    return *p;
+}
+
+// A fresh folder per test, removed at the end.
+class ascii_test : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() / ("fb_ascii_" + std::to_string(::getpid()) + "_" +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+    std::string path(const std::string& name) const { return (dir_ / name).string(); }
+    fs::path dir_;
+};
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void put_file(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+// Writes values in chunks of the given sizes (cycled), then closes.
+template <class T>
+void write_values(const std::string& path, fb_dtype dtype, const std::vector<T>& values,
+                  const option_list& opts, const std::vector<std::size_t>& chunks = {}) {
+    auto w = ascii().open_write(path, dtype, values.size(), opts);
+    std::size_t i = 0, k = 0;
+    while (i < values.size()) {
+        std::size_t n =
+            chunks.empty() ? values.size() : std::min(chunks[k++ % chunks.size()], values.size() - i);
+        w->write(values.data() + i, n);
+        i += n;
+    }
+    w->close();
+}
+
+template <class T>
+std::vector<T> read_values(const std::string& path, fb_dtype dtype, std::size_t count,
+                           const std::vector<std::size_t>& chunks = {}) {
+    std::vector<T> out(count);
+    auto r = ascii().open_read(path, dtype, count, {});
+    std::size_t i = 0, k = 0;
+    while (i < count) {
+        std::size_t n = chunks.empty() ? count : std::min(chunks[k++ % chunks.size()], count - i);
+        r->read(out.data() + i, n);
+        i += n;
+    }
+    r->close();
+    return out;
+}
+
+// The status and message of a failed read of `count` values of `dtype`.
+std::pair<int, std::string> read_error(const std::string& path, fb_dtype dtype, std::size_t count) {
+    try {
+        read_values<double>(path, dtype, count); // a double per element is room enough
+    } catch (const plugin_error& e) {
+        return {e.status(), e.what()};
+    }
+    return {FB_OK, ""};
+}
+
+// A read error that expects a buffer of the right element type.
+template <class T>
+std::pair<int, std::string> read_error_as(const std::string& path, fb_dtype dtype, std::size_t count) {
+    try {
+        read_values<T>(path, dtype, count);
+    } catch (const plugin_error& e) {
+        return {e.status(), e.what()};
+    }
+    return {FB_OK, ""};
+}
+
+template <class T>
+bool bits_equal(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+double from_bits(std::uint64_t b) {
+    return std::bit_cast<double>(b);
+}
+
+// Chunk sizes that cross every internal boundary: single values, odd sizes,
+// and blocks above the two-thread threshold.
+const std::vector<std::size_t> odd_chunks = {1, 7, 4096, 100003, 3, 262144, 65536, 50000};
+
+} // namespace
+
+TEST(ascii_descriptor, identity_and_options) {
+    const auto& p = ascii();
+    EXPECT_EQ(p.id(), "ascii");
+    EXPECT_EQ(p.extension(), "txt");
+    EXPECT_TRUE(p.has(FB_CAP_LOSSLESS));
+    EXPECT_TRUE(p.has(FB_CAP_LOSSY));
+    for (auto d : formatbench::all_dtypes)
+        EXPECT_TRUE(p.supports(d));
+    std::vector<std::string> names;
+    for (const auto& o : p.options())
+        names.push_back(o.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"notation", "precision", "values_per_line", "separator",
+                                               "leading_zero"}));
+}
+
+TEST(ascii_descriptor, lossless_depends_on_notation) {
+    const auto& p = ascii();
+    EXPECT_TRUE(p.is_lossless({}));
+    EXPECT_TRUE(p.is_lossless({{"notation", "shortest"}, {"precision", "0"}}));
+    EXPECT_FALSE(p.is_lossless({{"notation", "fixed"}}));
+    EXPECT_FALSE(p.is_lossless({{"notation", "fixed"}, {"precision", "40"}}));
+    EXPECT_TRUE(p.is_lossless({{"notation", "scientific"}, {"precision", "16"}}));
+    EXPECT_FALSE(p.is_lossless({{"notation", "scientific"}, {"precision", "15"}}));
+    EXPECT_TRUE(p.is_lossless({{"notation", "general"}, {"precision", "17"}}));
+    EXPECT_FALSE(p.is_lossless({{"notation", "general"}, {"precision", "16"}}));
+}
+
+// ---- Round trips ------------------------------------------------------------
+
+TEST_F(ascii_test, round_trip_f64_shortest_bit_exact) {
+    std::mt19937_64 gen(1);
+    std::vector<double> v;
+    const double specials[] = {0.0,
+                               -0.0,
+                               1.0,
+                               -1.0,
+                               0.1,
+                               1e-300,
+                               5e-324,
+                               -5e-324,
+                               2.2250738585072014e-308,
+                               std::numeric_limits<double>::max(),
+                               std::numeric_limits<double>::lowest(),
+                               std::numeric_limits<double>::infinity(),
+                               -std::numeric_limits<double>::infinity(),
+                               std::numeric_limits<double>::quiet_NaN(),
+                               -std::numeric_limits<double>::quiet_NaN()};
+    v.insert(v.end(), std::begin(specials), std::end(specials));
+    std::uniform_real_distribution<double> unit(0, 1);
+    while (v.size() < 300000) {
+        double x = std::bit_cast<double>(gen());
+        if (std::isnan(x)) continue; // NaN payloads are not kept (documented)
+        v.push_back(v.size() % 2 ? x : unit(gen));
+    }
+    write_values(path("a.txt"), FB_DTYPE_F64, v, {}, odd_chunks);
+    EXPECT_TRUE(bits_equal(read_values<double>(path("a.txt"), FB_DTYPE_F64, v.size(), odd_chunks), v));
+    // One chunk each way takes the two-thread paths with the largest blocks.
+    write_values(path("b.txt"), FB_DTYPE_F64, v, {});
+    EXPECT_EQ(slurp(path("a.txt")), slurp(path("b.txt")));
+    EXPECT_TRUE(bits_equal(read_values<double>(path("b.txt"), FB_DTYPE_F64, v.size()), v));
+}
+
+TEST_F(ascii_test, round_trip_f32_shortest_bit_exact) {
+    std::mt19937 gen(2);
+    std::vector<float> v = {
+        0.0f, -0.0f, 1e-45f, std::numeric_limits<float>::max(), std::numeric_limits<float>::infinity(), 0.1f};
+    while (v.size() < 200000) {
+        float x = std::bit_cast<float>(static_cast<std::uint32_t>(gen()));
+        if (!std::isnan(x)) v.push_back(x);
+    }
+    write_values(path("a.txt"), FB_DTYPE_F32, v, {}, odd_chunks);
+    EXPECT_TRUE(bits_equal(read_values<float>(path("a.txt"), FB_DTYPE_F32, v.size(), odd_chunks), v));
+}
+
+TEST_F(ascii_test, round_trip_integers) {
+    std::mt19937_64 gen(3);
+    std::vector<std::int64_t> i64 = {0, -1, std::numeric_limits<std::int64_t>::min(),
+                                     std::numeric_limits<std::int64_t>::max()};
+    std::vector<std::int32_t> i32 = {0, -1, std::numeric_limits<std::int32_t>::min(),
+                                     std::numeric_limits<std::int32_t>::max()};
+    std::vector<std::uint8_t> u8;
+    for (int i = 0; i < 200000; ++i) {
+        i64.push_back(static_cast<std::int64_t>(gen()));
+        i32.push_back(static_cast<std::int32_t>(gen()));
+        u8.push_back(static_cast<std::uint8_t>(i));
+    }
+    // Integers are exact whatever the notation: it applies to floats only.
+    write_values(path("i64.txt"), FB_DTYPE_I64, i64, {{"notation", "fixed"}}, odd_chunks);
+    EXPECT_EQ(read_values<std::int64_t>(path("i64.txt"), FB_DTYPE_I64, i64.size(), odd_chunks), i64);
+    write_values(path("i32.txt"), FB_DTYPE_I32, i32, {}, odd_chunks);
+    EXPECT_EQ(read_values<std::int32_t>(path("i32.txt"), FB_DTYPE_I32, i32.size()), i32);
+    write_values(path("u8.txt"), FB_DTYPE_U8, u8, {{"values_per_line", "16"}}, odd_chunks);
+    EXPECT_EQ(read_values<std::uint8_t>(path("u8.txt"), FB_DTYPE_U8, u8.size(), odd_chunks), u8);
+    EXPECT_EQ(slurp(path("u8.txt")).substr(0, 38), "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n");
+}
+
+TEST_F(ascii_test, scientific_16_reads_back_bit_exact_as_claimed) {
+    std::mt19937_64 gen(4);
+    std::vector<double> v;
+    while (v.size() < 100000) {
+        double x = std::bit_cast<double>(gen());
+        if (std::isfinite(x)) v.push_back(x);
+    }
+    option_list opts = {{"notation", "scientific"}, {"precision", "16"}};
+    ASSERT_TRUE(ascii().is_lossless(opts));
+    write_values(path("a.txt"), FB_DTYPE_F64, v, opts);
+    EXPECT_TRUE(bits_equal(read_values<double>(path("a.txt"), FB_DTYPE_F64, v.size()), v));
+}
+
+// ---- The reference format -----------------------------------------------------
+
+// Expected lines produced by gfortran 12.2 on this machine:
+//   write (*, '(z16.16, 1x, f0.16)') transfer(x(i), 0_int64), x(i)
+// with x from random_number plus hand-picked cases: zero, the largest double
+// below 1, exact ties at the 17th decimal (1, 3 and 5 / 2**17: gfortran
+// rounds half to even), a value below 1e-16, and 1.0.
+TEST_F(ascii_test, fixed_16_without_leading_zero_matches_gfortran_f0_16) {
+    const std::pair<std::uint64_t, const char*> cases[] = {
+        {0x0000000000000000, ".0000000000000000"},  {0x3FEFFFFFFFFFFFFF, ".9999999999999999"},
+        {0x3EE0000000000000, ".0000076293945312"},  {0x3F04000000000000, ".0000381469726562"},
+        {0x3EF8000000000000, ".0000228881835938"},  {0x3C670EF54646D497, ".0000000000000000"},
+        {0x3FF0000000000000, "1.0000000000000000"}, {0x3FD846CFF813C55C, ".3793220446232988"},
+        {0x3FCF193D01FF0618, ".2429577121493345"},  {0x3FE742AB7EB7CEBF, ".7268884158097179"},
+        {0x3FB5718B897970A0, ".0837638102179334"},  {0x3FE00E2D3E50DD4D, ".5017305581194847"},
+        {0xBFD0000000000000, "-.2500000000000000"}, // write (*, '(f0.16)') -0.25_wp
+    };
+    std::vector<double> v;
+    std::string expected;
+    for (const auto& [bits, text] : cases) {
+        v.push_back(from_bits(bits));
+        expected += text;
+        expected += '\n';
+    }
+    option_list opts = {{"notation", "fixed"}, {"precision", "16"}, {"leading_zero", "false"}};
+    write_values(path("a.txt"), FB_DTYPE_F64, v, opts, {1, 2, 3});
+    EXPECT_EQ(slurp(path("a.txt")), expected);
+    // And the same through the two-thread path, many times over.
+    std::vector<double> many;
+    std::string many_expected;
+    for (int i = 0; i < 20000; ++i) {
+        many.insert(many.end(), v.begin(), v.end());
+        many_expected += expected;
+    }
+    write_values(path("b.txt"), FB_DTYPE_F64, many, opts);
+    EXPECT_EQ(slurp(path("b.txt")), many_expected);
+    // The reader takes gfortran's text back, within the 16 decimals' rounding
+    // (the reference program printed maxval(x - xchk) = 5.55e-17).
+    auto back = read_values<double>(path("a.txt"), FB_DTYPE_F64, v.size());
+    for (std::size_t i = 0; i < v.size(); ++i)
+        EXPECT_LE(std::abs(back[i] - v[i]), 5.56e-17) << i;
+}
+
+TEST_F(ascii_test, other_notations_and_leading_zero) {
+    std::vector<double> v = {0.1, -0.25, 1234.5678, 0.0};
+    write_values(path("s.txt"), FB_DTYPE_F64, v, {{"notation", "scientific"}, {"precision", "3"}});
+    EXPECT_EQ(slurp(path("s.txt")), "1.000e-01\n-2.500e-01\n1.235e+03\n0.000e+00\n");
+    write_values(path("g.txt"), FB_DTYPE_F64, v,
+                 {{"notation", "general"}, {"precision", "3"}, {"leading_zero", "false"}});
+    EXPECT_EQ(slurp(path("g.txt")), ".1\n-.25\n1.23e+03\n0\n");
+    write_values(path("f.txt"), FB_DTYPE_F64, v, {{"notation", "fixed"}, {"precision", "2"}});
+    EXPECT_EQ(slurp(path("f.txt")), "0.10\n-0.25\n1234.57\n0.00\n");
+    write_values(path("d.txt"), FB_DTYPE_F64, v, {});
+    EXPECT_EQ(slurp(path("d.txt")), "0.1\n-0.25\n1234.5678\n0\n");
+    write_values(path("z.txt"), FB_DTYPE_F64, v, {{"leading_zero", "false"}});
+    EXPECT_EQ(slurp(path("z.txt")), ".1\n-.25\n1234.5678\n0\n");
+    EXPECT_TRUE(bits_equal(read_values<double>(path("z.txt"), FB_DTYPE_F64, v.size()), v));
+    std::vector<float> f = {0.1f, 3.0f};
+    write_values(path("f32.txt"), FB_DTYPE_F32, f, {{"notation", "fixed"}, {"precision", "10"}});
+    EXPECT_EQ(slurp(path("f32.txt")), "0.1000000015\n3.0000000000\n");
+}
+
+// ---- Line layout ---------------------------------------------------------------
+
+TEST_F(ascii_test, values_per_line_and_separator_across_chunks) {
+    std::vector<std::int32_t> v = {1, 2, 3, 4, 5, 6, 7};
+    option_list opts = {{"values_per_line", "3"}, {"separator", ", "}};
+    for (std::size_t chunk : {1, 2, 4, 7}) {
+        write_values(path("a.txt"), FB_DTYPE_I32, v, opts, {chunk});
+        EXPECT_EQ(slurp(path("a.txt")), "1, 2, 3\n4, 5, 6\n7\n") << "chunk " << chunk;
+    }
+    EXPECT_EQ(read_values<std::int32_t>(path("a.txt"), FB_DTYPE_I32, v.size()), v);
+    // A full last line gets no extra newline; an empty stream writes nothing.
+    write_values(path("b.txt"), FB_DTYPE_I32, std::vector<std::int32_t>{1, 2, 3, 4, 5, 6}, opts, {5});
+    EXPECT_EQ(slurp(path("b.txt")), "1, 2, 3\n4, 5, 6\n");
+    write_values(path("c.txt"), FB_DTYPE_I32, std::vector<std::int32_t>{}, opts);
+    EXPECT_EQ(slurp(path("c.txt")), "");
+    write_values(path("d.txt"), FB_DTYPE_I32, v, {{"values_per_line", "2"}, {"separator", "\t"}});
+    EXPECT_EQ(slurp(path("d.txt")), "1\t2\n3\t4\n5\t6\n7\n");
+}
+
+TEST_F(ascii_test, values_per_line_on_the_two_thread_path) {
+    // 5 per line, and chunk sizes that put half boundaries mid-line.
+    std::vector<std::int32_t> v(400003);
+    std::string expected;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        v[i] = static_cast<std::int32_t>(i);
+        expected += std::to_string(i);
+        expected += (i % 5 == 4 || i + 1 == v.size()) ? "\n" : " ";
+    }
+    option_list opts = {{"values_per_line", "5"}};
+    write_values(path("a.txt"), FB_DTYPE_I32, v, opts);
+    EXPECT_EQ(slurp(path("a.txt")), expected);
+    write_values(path("b.txt"), FB_DTYPE_I32, v, opts, {3, 131071, 262147, 1});
+    EXPECT_EQ(slurp(path("b.txt")), expected);
+    EXPECT_EQ(read_values<std::int32_t>(path("b.txt"), FB_DTYPE_I32, v.size(), {70001, 3}), v);
+}
+
+TEST_F(ascii_test, separator_must_read_back) {
+    for (const char* bad : {";", "", " x"}) {
+        try {
+            ascii().open_write(path("a.txt"), FB_DTYPE_F64, 1, {{"separator", bad}});
+            ADD_FAILURE() << "separator '" << bad << "' accepted";
+        } catch (const plugin_error& e) {
+            EXPECT_EQ(e.status(), FB_E_INVALID_OPTION);
+            EXPECT_NE(std::string(e.what()).find("separator"), std::string::npos);
+        }
+        EXPECT_FALSE(fs::exists(path("a.txt"))) << "open failed but left a file";
+    }
+}
+
+// ---- Reader syntax ---------------------------------------------------------------
+
+TEST_F(ascii_test, reader_accepts_fortran_and_c_syntax) {
+    put_file(path("a.txt"), "  +1.5\t-2.5e3,\r\n.5 -.5 1.0d2 1D-2 +.25E+1,,\t7\n\n"
+                            "inf -Infinity +INF nan NaN -nan 5. 1e-320 -0\r\n0.1");
+    auto v = read_values<double>(path("a.txt"), FB_DTYPE_F64, 18);
+    const double expected[] = {1.5, -2500, 0.5, -0.5, 100, 0.01, 2.5, 7};
+    for (std::size_t i = 0; i < 8; ++i)
+        EXPECT_EQ(v[i], expected[i]) << i;
+    EXPECT_EQ(v[8], std::numeric_limits<double>::infinity());
+    EXPECT_EQ(v[9], -std::numeric_limits<double>::infinity());
+    EXPECT_EQ(v[10], std::numeric_limits<double>::infinity());
+    EXPECT_TRUE(std::isnan(v[11]) && std::isnan(v[12]) && std::isnan(v[13]));
+    EXPECT_TRUE(std::signbit(v[13]));
+    EXPECT_EQ(v[14], 5.0);
+    EXPECT_EQ(v[15], 1e-320);
+    EXPECT_TRUE(v[16] == 0 && std::signbit(v[16]));
+    EXPECT_EQ(v[17], 0.1); // the last value, without a newline after it
+    // Asking for one more names the end of the last line.
+    auto [status, message] = read_error(path("a.txt"), FB_DTYPE_F64, 19);
+    EXPECT_EQ(status, FB_E_TRUNCATED);
+    EXPECT_NE(message.find("line 5, column 4"), std::string::npos) << message;
+}
+
+// Lossy notations can round the largest finite value up past it (general
+// with precision 16 writes DBL_MAX as 1.797693134862316e+308): up to twice
+// the maximum reads as the maximum; below the smallest subnormal reads as
+// zero (IEEE rounding). Further out is an error (see the corrupt cases).
+TEST_F(ascii_test, reader_saturates_rounded_extremes) {
+    put_file(path("a.txt"), "1.797693134862316e+308 -2e308 1e-400 -1e-400 3e-324");
+    auto v = read_values<double>(path("a.txt"), FB_DTYPE_F64, 5);
+    EXPECT_EQ(v[0], std::numeric_limits<double>::max());
+    EXPECT_EQ(v[1], std::numeric_limits<double>::lowest());
+    EXPECT_TRUE(v[2] == 0 && !std::signbit(v[2]));
+    EXPECT_TRUE(v[3] == 0 && std::signbit(v[3]));
+    EXPECT_EQ(v[4], std::numeric_limits<double>::denorm_min());
+    put_file(path("f.txt"), "3.5e38 1e-50");
+    auto f = read_values<float>(path("f.txt"), FB_DTYPE_F32, 2);
+    EXPECT_EQ(f[0], std::numeric_limits<float>::max());
+    EXPECT_EQ(f[1], 0.0f);
+    // The round trip that needs it.
+    std::vector<double> extremes = {std::numeric_limits<double>::max(),
+                                    std::numeric_limits<double>::lowest()};
+    write_values(path("g.txt"), FB_DTYPE_F64, extremes, {{"notation", "general"}, {"precision", "1"}});
+    EXPECT_EQ(slurp(path("g.txt")), "2e+308\n-2e+308\n");
+    EXPECT_EQ(read_values<double>(path("g.txt"), FB_DTYPE_F64, 2), extremes);
+}
+
+TEST_F(ascii_test, reader_fills_exactly_and_ignores_extra_data) {
+    put_file(path("a.txt"), "1 2 3 4 garbage");
+    auto v = read_values<float>(path("a.txt"), FB_DTYPE_F32, 3, {2, 1});
+    EXPECT_EQ(v, (std::vector<float>{1, 2, 3}));
+    put_file(path("i.txt"), "+5 -7\t300000,0 0007\n");
+    EXPECT_EQ(read_values<std::int32_t>(path("i.txt"), FB_DTYPE_I32, 5),
+              (std::vector<std::int32_t>{5, -7, 300000, 0, 7}));
+    put_file(path("u.txt"), "0 255 +7");
+    EXPECT_EQ(read_values<std::uint8_t>(path("u.txt"), FB_DTYPE_U8, 3),
+              (std::vector<std::uint8_t>{0, 255, 7}));
+}
+
+// ---- Corrupt input ------------------------------------------------------------------
+
+struct corrupt_case {
+    const char* text;
+    fb_dtype dtype;
+    std::size_t count;
+    int status;
+    const char* where;   // "line L, column C"
+    const char* problem; // part of the message
+};
+
+TEST_F(ascii_test, corrupt_input_names_path_line_and_column) {
+    const corrupt_case cases[] = {
+        {"1.0\n2.0\n  abc\n", FB_DTYPE_F64, 3, FB_E_CORRUPT, "line 3, column 3", "'abc' is not a valid f64"},
+        {"1 2\n3 4.5\n", FB_DTYPE_I32, 4, FB_E_CORRUPT, "line 2, column 3", "'4.5' is not a valid i32"},
+        {"1\r\n300\r\n", FB_DTYPE_U8, 2, FB_E_CORRUPT, "line 2, column 1", "'300' is out of range for u8"},
+        {"5 -1", FB_DTYPE_U8, 2, FB_E_CORRUPT, "line 1, column 3", "'-1' is out of range for u8"},
+        {"1 99999999999999999999", FB_DTYPE_I64, 2, FB_E_CORRUPT, "line 1, column 3", "out of range for i64"},
+        {"1 2147483648", FB_DTYPE_I32, 2, FB_E_CORRUPT, "line 1, column 3", "out of range for i32"},
+        {"\n\n 1e400", FB_DTYPE_F64, 1, FB_E_CORRUPT, "line 3, column 2", "'1e400' is out of range for f64"},
+        {"1e39", FB_DTYPE_F32, 1, FB_E_CORRUPT, "line 1, column 1", "out of range for f32"},
+        {"1 -1e-99999", FB_DTYPE_F64, 2, FB_E_CORRUPT, "line 1, column 3", "out of range for f64"},
+        {"1.5e", FB_DTYPE_F64, 1, FB_E_CORRUPT, "line 1, column 1", "'1.5e' is not a valid"},
+        {"1 +-1", FB_DTYPE_F64, 2, FB_E_CORRUPT, "line 1, column 3", "'+-1' is not a valid"},
+        {"1 1..2", FB_DTYPE_F64, 2, FB_E_CORRUPT, "line 1, column 3", "not a valid"},
+        {"0.5;0.6", FB_DTYPE_F64, 1, FB_E_CORRUPT, "line 1, column 1", "'0.5;0.6' is not a valid"},
+        {"12 inf", FB_DTYPE_I64, 2, FB_E_CORRUPT, "line 1, column 4", "'inf' is not a valid i64"},
+        {"1\n2\n", FB_DTYPE_F64, 3, FB_E_TRUNCATED, "line 3, column 1", "ends after 2 values, but 3"},
+        {"1 2", FB_DTYPE_I32, 3, FB_E_TRUNCATED, "line 1, column 4", "ends after 2 values"},
+        {"", FB_DTYPE_U8, 1, FB_E_TRUNCATED, "line 1, column 1", "ends after 0 values"},
+    };
+    for (const auto& c : cases) {
+        put_file(path("bad.txt"), c.text);
+        auto [status, message] = read_error(path("bad.txt"), c.dtype, c.count);
+        EXPECT_EQ(status, c.status) << c.text << ": " << message;
+        EXPECT_NE(message.find(path("bad.txt")), std::string::npos) << message;
+        EXPECT_NE(message.find(c.where), std::string::npos) << c.text << ": " << message;
+        EXPECT_NE(message.find(c.problem), std::string::npos) << c.text << ": " << message;
+    }
+}
+
+TEST_F(ascii_test, nul_byte_and_overlong_token_are_corrupt) {
+    put_file(path("nul.txt"), std::string("1\n2\0\n3\n", 7));
+    auto [status, message] = read_error(path("nul.txt"), FB_DTYPE_F64, 3);
+    EXPECT_EQ(status, FB_E_CORRUPT);
+    EXPECT_NE(message.find("line 2, column 1"), std::string::npos) << message;
+
+    // 600 digits is a fine number for from_chars but longer than any token
+    // the reader carries between buffers: rejected wherever it is.
+    put_file(path("long.txt"), "1\n" + std::string(600, '1') + "\n");
+    std::tie(status, message) = read_error(path("long.txt"), FB_DTYPE_F64, 2);
+    EXPECT_EQ(status, FB_E_CORRUPT);
+    EXPECT_NE(message.find("line 2, column 1"), std::string::npos) << message;
+    EXPECT_NE(message.find("longer than 512"), std::string::npos) << message;
+}
+
+// Files larger than the reader's 4 MiB block: tokens split between two reads,
+// line numbers kept across blocks and halves, memory bounded on a file with
+// no separator at all.
+TEST_F(ascii_test, large_files_split_tokens_and_far_errors) {
+    std::vector<double> v(500000);
+    std::string text;
+    std::mt19937_64 gen(5);
+    std::uniform_real_distribution<double> unit(0, 1);
+    for (auto& x : v) {
+        x = unit(gen);
+        char buf[32];
+        text.append(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
+        text += '\n';
+    }
+    put_file(path("big.txt"), text);
+    EXPECT_TRUE(bits_equal(read_values<double>(path("big.txt"), FB_DTYPE_F64, v.size()), v));
+    EXPECT_TRUE(
+        bits_equal(read_values<double>(path("big.txt"), FB_DTYPE_F64, v.size(), {65536, 99999, 1}), v));
+
+    // Corrupt line 400001 (past the first block); "+x" keeps the line's length.
+    std::size_t at = 0;
+    for (int line = 1; line < 400001; ++line)
+        at = text.find('\n', at) + 1;
+    std::string bad = text;
+    bad[at + 3] = 'x';
+    put_file(path("bad.txt"), bad);
+    auto [status, message] = read_error(path("bad.txt"), FB_DTYPE_F64, v.size());
+    EXPECT_EQ(status, FB_E_CORRUPT);
+    EXPECT_NE(message.find("line 400001, column 1"), std::string::npos) << message;
+    // Reading only the values before it succeeds.
+    EXPECT_NO_THROW(read_values<double>(path("bad.txt"), FB_DTYPE_F64, 400000));
+
+    // Truncated after many blocks.
+    std::tie(status, message) = read_error(path("big.txt"), FB_DTYPE_F64, v.size() + 1);
+    EXPECT_EQ(status, FB_E_TRUNCATED);
+    EXPECT_NE(message.find("line 500001, column 1"), std::string::npos) << message;
+
+    // 10 MB without a separator: an error, not a 10 MB token.
+    put_file(path("nosep.txt"), std::string(10 << 20, '7'));
+    std::tie(status, message) = read_error(path("nosep.txt"), FB_DTYPE_F64, 1);
+    EXPECT_EQ(status, FB_E_CORRUPT);
+    EXPECT_NE(message.find("line 1, column 1"), std::string::npos) << message;
+}
+
+TEST_F(ascii_test, error_columns_with_values_per_line) {
+    std::vector<std::int64_t> v(300000, 123);
+    write_values(path("a.txt"), FB_DTYPE_I64, v, {{"values_per_line", "4"}, {"separator", ", "}});
+    std::string text = slurp(path("a.txt"));
+    ASSERT_EQ(text.substr(0, 19), "123, 123, 123, 123\n");
+    // Line 70000, third value: columns 1, 6, 11, 16.
+    text[69999 * 19 + 10] = '#';
+    put_file(path("b.txt"), text);
+    auto [status, message] = read_error_as<std::int64_t>(path("b.txt"), FB_DTYPE_I64, v.size());
+    EXPECT_EQ(status, FB_E_CORRUPT);
+    EXPECT_NE(message.find("line 70000, column 11"), std::string::npos) << message;
+}
+
+// ---- I/O errors ----------------------------------------------------------------------
+
+TEST_F(ascii_test, full_device_is_an_io_error) {
+    // A small write fits the buffer: the error must come at close, not be lost.
+    {
+        auto w = ascii().open_write("/dev/full", FB_DTYPE_F64, 10, {});
+        std::vector<double> v(10, 0.5);
+        w->write(v.data(), v.size());
+        try {
+            w->close();
+            ADD_FAILURE() << "close on /dev/full succeeded";
+        } catch (const plugin_error& e) {
+            EXPECT_EQ(e.status(), FB_E_IO);
+            EXPECT_NE(std::string(e.what()).find("/dev/full"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(std::strerror(ENOSPC)), std::string::npos) << e.what();
+        }
+    }
+    // A large write fails in write itself.
+    auto w = ascii().open_write("/dev/full", FB_DTYPE_F64, 1000000, {});
+    std::vector<double> v(1000000, 0.25);
+    try {
+        w->write(v.data(), v.size());
+        ADD_FAILURE() << "write of 1e6 values to /dev/full succeeded";
+    } catch (const plugin_error& e) {
+        EXPECT_EQ(e.status(), FB_E_IO);
+        EXPECT_NE(std::string(e.what()).find("/dev/full"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(w->close(), plugin_error); // still failing, and the stream is freed
+}
+
+TEST_F(ascii_test, open_failures_name_the_path_and_leave_nothing) {
+    std::string missing = path("no/such/folder/a.txt");
+    try {
+        ascii().open_write(missing, FB_DTYPE_F64, 1, {});
+        ADD_FAILURE() << "open_write in a missing folder succeeded";
+    } catch (const plugin_error& e) {
+        EXPECT_EQ(e.status(), FB_E_IO);
+        EXPECT_NE(std::string(e.what()).find(missing), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(missing));
+    auto [status, message] = read_error(path("absent.txt"), FB_DTYPE_F64, 1);
+    EXPECT_EQ(status, FB_E_IO);
+    EXPECT_NE(message.find(path("absent.txt")), std::string::npos) << message;
+}

@@ -1,0 +1,110 @@
+// mmap plugin specifics: it needs the count, refuses what it cannot map
+// (without removing it), reads raw files, and keeps writes within the count.
+#include "error.hpp"
+#include "registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const formatbench::registry& plugins() {
+    static formatbench::registry reg;
+    static const bool loaded = (reg.load_directories({FB_TEST_PLUGIN_DIR}), true);
+    (void)loaded;
+    return reg;
+}
+const formatbench::plugin& mmap_plugin() {
+    return plugins().get("mmap");
+}
+
+struct scratch {
+    fs::path dir;
+    scratch() {
+        char t[] = "/tmp/fb-mmap-XXXXXX";
+        dir = ::mkdtemp(t);
+    }
+    ~scratch() { fs::remove_all(dir); }
+};
+
+fb_status status_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const formatbench::plugin_error& e) {
+        return static_cast<fb_status>(e.status());
+    }
+    return FB_OK;
+}
+
+TEST(mmap, unknown_count_is_refused_and_leaves_nothing) {
+    scratch s;
+    std::string path = (s.dir / "a.raw").string();
+    EXPECT_EQ(status_of([&] { mmap_plugin().open_write(path, FB_DTYPE_F64, FB_COUNT_UNKNOWN, {}); }),
+              FB_E_UNSUPPORTED);
+    EXPECT_FALSE(fs::exists(path));
+}
+
+TEST(mmap, full_device_is_refused_at_open_and_not_removed) {
+    try {
+        mmap_plugin().open_write("/dev/full", FB_DTYPE_F64, 1000, {});
+        FAIL() << "/dev/full accepted";
+    } catch (const formatbench::plugin_error& e) {
+        EXPECT_NE(std::string(e.what()).find("mmap: '/dev/full' is not a regular file"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_TRUE(fs::exists("/dev/full"));
+}
+
+TEST(mmap, writes_beyond_or_short_of_the_count_are_errors) {
+    scratch s;
+    std::string path = (s.dir / "b.raw").string();
+    std::vector<double> v(10, 1.5);
+    {
+        auto w = mmap_plugin().open_write(path, FB_DTYPE_F64, 10, {});
+        w->write(v.data(), 10);
+        EXPECT_EQ(status_of([&] { w->write(v.data(), 1); }), FB_E_STATE);
+        w->close();
+    }
+    fs::remove(path);
+    auto w = mmap_plugin().open_write(path, FB_DTYPE_F64, 10, {});
+    w->write(v.data(), 9);
+    EXPECT_EQ(status_of([&] { w->close(); }), FB_E_STATE);
+}
+
+TEST(mmap, reads_raw_files_and_lends_its_mapping) {
+    scratch s;
+    std::string path = (s.dir / "c.raw").string();
+    std::vector<std::int64_t> v(100000);
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = static_cast<std::int64_t>(i * i) - 5;
+    auto w = plugins().get("raw").open_write(path, FB_DTYPE_I64, v.size(), {});
+    w->write(v.data(), v.size());
+    w->close();
+    for (const char* advice : {"normal", "sequential", "random", "willneed", "hugepage"}) {
+        formatbench::option_list o{{"advice", advice}, {"populate", "true"}};
+        auto r = mmap_plugin().open_read(path, FB_DTYPE_I64, v.size(), o);
+        const void* view = r->view(v.size());
+        ASSERT_NE(view, nullptr);
+        EXPECT_EQ(std::memcmp(view, v.data(), v.size() * 8), 0) << advice;
+        std::vector<std::int64_t> back(v.size());
+        r->read(back.data(), back.size());
+        EXPECT_EQ(back, v) << advice;
+        EXPECT_EQ(status_of([&] { r->read(back.data(), 1); }), FB_E_TRUNCATED);
+        r->close();
+    }
+    EXPECT_EQ(status_of([&] { mmap_plugin().open_read(path, FB_DTYPE_I64, v.size() + 1, {}); }),
+              FB_E_TRUNCATED);
+    EXPECT_EQ(status_of([&] { mmap_plugin().open_read(path, FB_DTYPE_I64, v.size() - 1, {}); }),
+              FB_E_CORRUPT);
+}
+
+} // namespace

@@ -1,0 +1,127 @@
+// raw plugin specifics: the file is exactly the array's bytes (in the chosen
+// byte order, whatever the buffer size), and a file of the wrong size is
+// refused at open with the expected and actual sizes and the path.
+#include "error.hpp"
+#include "registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const formatbench::plugin& raw() {
+    static formatbench::registry reg;
+    static const formatbench::plugin& p = []() -> const formatbench::plugin& {
+        reg.load_directories({FB_TEST_PLUGIN_DIR});
+        return reg.get("raw");
+    }();
+    return p;
+}
+
+struct scratch {
+    fs::path dir;
+    scratch() {
+        char t[] = "/tmp/fb-raw-XXXXXX";
+        dir = ::mkdtemp(t);
+    }
+    ~scratch() { fs::remove_all(dir); }
+};
+
+std::vector<unsigned char> file_bytes(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void write_values(const std::string& path, const std::vector<std::uint32_t>& v, std::uint64_t chunk,
+                  const formatbench::option_list& o) {
+    auto w = raw().open_write(path, FB_DTYPE_I32, v.size(), o);
+    for (std::size_t off = 0; off < v.size(); off += chunk)
+        w->write(v.data() + off, std::min<std::size_t>(chunk, v.size() - off));
+    w->close();
+}
+
+TEST(raw, file_is_the_bytes_in_the_chosen_order_for_any_buffer_size) {
+    std::vector<std::uint32_t> v(1000);
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = 0x01020304u + static_cast<std::uint32_t>(i);
+    for (const char* buffer : {"0", "1", "7", "4096"})
+        for (const char* order : {"native", "little", "big"}) {
+            SCOPED_TRACE(std::string("buffer_size=") + buffer + " byte_order=" + order);
+            scratch s;
+            std::string path = (s.dir / "a.raw").string();
+            formatbench::option_list o{{"buffer_size", buffer}, {"byte_order", order}};
+            write_values(path, v, 333, o);
+            auto bytes = file_bytes(path);
+            ASSERT_EQ(bytes.size(), v.size() * 4);
+            for (std::size_t i = 0; i < v.size(); ++i) {
+                std::uint32_t x = v[i];
+                unsigned char le[4] = {static_cast<unsigned char>(x), static_cast<unsigned char>(x >> 8),
+                                       static_cast<unsigned char>(x >> 16),
+                                       static_cast<unsigned char>(x >> 24)};
+                unsigned char be[4] = {le[3], le[2], le[1], le[0]};
+                unsigned char native[4];
+                std::memcpy(native, &x, 4);
+                const unsigned char* want = std::string(order) == "big"      ? be
+                                            : std::string(order) == "little" ? le
+                                                                             : native;
+                ASSERT_EQ(std::memcmp(bytes.data() + 4 * i, want, 4), 0) << "element " << i;
+            }
+            std::vector<std::uint32_t> back(v.size());
+            auto r = raw().open_read(path, FB_DTYPE_I32, v.size(), o);
+            for (std::size_t off = 0; off < v.size(); off += 77)
+                r->read(back.data() + off, std::min<std::size_t>(77, v.size() - off));
+            r->close();
+            EXPECT_EQ(back, v);
+        }
+}
+
+TEST(raw, wrong_size_is_refused_at_open_with_both_sizes_and_the_path) {
+    scratch s;
+    std::string path = (s.dir / "b.raw").string();
+    write_values(path, std::vector<std::uint32_t>(10, 7), 10, {});
+    try {
+        raw().open_read(path, FB_DTYPE_I32, 11, {});
+        FAIL() << "a file too small was accepted";
+    } catch (const formatbench::plugin_error& e) {
+        EXPECT_EQ(e.status(), FB_E_TRUNCATED);
+        EXPECT_NE(std::string(e.what()).find("expected 44 bytes"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("found 40"), std::string::npos) << e.what();
+    }
+    try {
+        raw().open_read(path, FB_DTYPE_I32, 9, {});
+        FAIL() << "a file too large was accepted";
+    } catch (const formatbench::plugin_error& e) {
+        EXPECT_EQ(e.status(), FB_E_CORRUPT);
+        EXPECT_NE(std::string(e.what()).find("'" + path + "' is too large: expected 36 bytes"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(raw().open_read(s.dir.string(), FB_DTYPE_I32, 1, {}), formatbench::plugin_error)
+        << "a directory";
+}
+
+TEST(raw, full_device_reports_enospc_naming_the_path) {
+    std::vector<std::uint32_t> v(1 << 20, 1);
+    try {
+        write_values("/dev/full", v, v.size(), {});
+        FAIL() << "writing to /dev/full succeeded";
+    } catch (const formatbench::plugin_error& e) {
+        EXPECT_EQ(e.status(), FB_E_IO);
+        EXPECT_NE(std::string(e.what()).find("raw: write to '/dev/full': No space left on device"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_TRUE(fs::exists("/dev/full"));
+}
+
+} // namespace

@@ -1,0 +1,83 @@
+/* One source, compiled once per way a plugin file can be broken (BROKEN_KIND),
+ * so the registry tests can check that each is skipped with the right reason
+ * and that the good plugins still load beside it. */
+#include <formatbench/plugin.h>
+
+#include <stddef.h>
+
+#define KIND_NO_ENTRY 1
+#define KIND_BAD_MAGIC 2
+#define KIND_ABI2 3
+#define KIND_MISSING_CALL 4
+#define KIND_DUPLICATE 5
+#define KIND_NULL_DESCRIPTOR 6
+
+static fb_status open_any(const fb_open_args *a, fb_stream **out, char *err, size_t n) {
+    (void)a; (void)err; (void)n;
+    *out = NULL;
+    return FB_E_UNSUPPORTED;
+}
+static fb_status write_any(fb_stream *s, const void *d, uint64_t c, char *err, size_t n) {
+    (void)s; (void)d; (void)c; (void)err; (void)n;
+    return FB_E_UNSUPPORTED;
+}
+__attribute__((unused)) static fb_status read_any(fb_stream *s, void *d, uint64_t c, char *err, size_t n) {
+    (void)s; (void)d; (void)c; (void)err; (void)n;
+    return FB_E_UNSUPPORTED;
+}
+static fb_status close_any(fb_stream *s, char *err, size_t n) {
+    (void)s; (void)err; (void)n;
+    return FB_OK;
+}
+
+__attribute__((unused)) static const fb_plugin_descriptor descriptor = {
+#if BROKEN_KIND == KIND_BAD_MAGIC
+    .magic = 0x12345678u,
+#else
+    .magic = FB_PLUGIN_MAGIC,
+#endif
+#if BROKEN_KIND == KIND_ABI2
+    .abi_major = 2,
+#else
+    .abi_major = FB_ABI_MAJOR,
+#endif
+    .abi_minor = 0,
+    .struct_size = sizeof(fb_plugin_descriptor),
+    .option_decl_size = sizeof(fb_option_decl),
+#if BROKEN_KIND == KIND_DUPLICATE
+    .id = "c_plugin", /* the id of tests/plugins/c_plugin.c */
+#else
+    .id = "broken",
+#endif
+    .version = "0.0.1",
+    .description = "a deliberately broken plugin",
+    .license = "MIT",
+    .extension = "",
+    .dtypes = FB_DTYPES_ALL,
+    .flags = FB_CAP_LOSSLESS,
+    .open_write = open_any,
+    .write = write_any,
+    .close_write = close_any,
+    .open_read = open_any,
+#if BROKEN_KIND == KIND_MISSING_CALL
+    .read = NULL,
+#else
+    .read = read_any,
+#endif
+    .close_read = close_any,
+};
+
+#if BROKEN_KIND == KIND_NO_ENTRY
+/* Exports something, but not the entry point. */
+FB_PLUGIN_EXPORT const fb_plugin_descriptor *get_plugin(void) { return &descriptor; }
+#else
+FB_PLUGIN_EXPORT const fb_plugin_descriptor *fb_plugin_entry(uint16_t major, uint16_t minor) {
+    (void)major;
+    (void)minor;
+#if BROKEN_KIND == KIND_NULL_DESCRIPTOR
+    return NULL;
+#else
+    return &descriptor;
+#endif
+}
+#endif

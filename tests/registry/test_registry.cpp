@@ -1,0 +1,164 @@
+// Registry and ABI round-trip tests: broken plugin files are skipped with the
+// right reason while the good plugins beside them still load; a C plugin and
+// a C++ plugin write and read a buffer through the host wrapper.
+#include "error.hpp"
+#include "registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace formatbench;
+
+namespace {
+
+std::string problem_for(const registry& reg, const std::string& file_name) {
+    for (const auto& p : reg.problems())
+        if (p.file.filename() == file_name) return p.reason;
+    return "<no problem recorded for " + file_name + ">";
+}
+
+class registry_test : public ::testing::Test {
+protected:
+    void SetUp() override {
+        reg.load_directories({FB_TEST_PLUGIN_DIR, FB_TEST_EXTRA_PLUGIN_DIR, FB_TEST_BROKEN_PLUGIN_DIR,
+                              "/nonexistent/formatbench/plugins"});
+        dir = fs::temp_directory_path() / ("fb_registry_test_" + std::to_string(::getpid()));
+        fs::create_directories(dir);
+    }
+    void TearDown() override { fs::remove_all(dir); }
+    registry reg;
+    fs::path dir;
+};
+
+TEST_F(registry_test, good_plugins_load_beside_broken_ones) {
+    EXPECT_NE(reg.find("memory"), nullptr);
+    EXPECT_NE(reg.find("c_plugin"), nullptr);
+    EXPECT_NE(reg.find("misbehave"), nullptr);
+    EXPECT_EQ(reg.find("broken"), nullptr);
+    // The missing folder is remembered as searched, not an error.
+    EXPECT_EQ(reg.searched().back(), fs::path("/nonexistent/formatbench/plugins"));
+}
+
+TEST_F(registry_test, each_broken_file_is_skipped_with_its_reason) {
+    EXPECT_NE(problem_for(reg, "libnot_a_library.so").find("not a shared library"), std::string::npos);
+    EXPECT_NE(problem_for(reg, "libbroken_no_entry.so").find("no entry symbol 'fb_plugin_entry'"), std::string::npos);
+    EXPECT_NE(problem_for(reg, "libbroken_bad_magic.so").find("bad magic 0x12345678"), std::string::npos);
+    EXPECT_NE(problem_for(reg, "libbroken_abi2.so").find("plugin ABI 2.0, this formatbench speaks 1.x"),
+              std::string::npos);
+    EXPECT_NE(problem_for(reg, "libbroken_missing_call.so").find("lacks the required call read"), std::string::npos);
+    EXPECT_NE(problem_for(reg, "libbroken_null_descriptor.so").find("returned no descriptor"), std::string::npos);
+    std::string dup = problem_for(reg, "libbroken_duplicate.so");
+    EXPECT_NE(dup.find("duplicate plugin id 'c_plugin'"), std::string::npos) << dup;
+    // The first one found wins, and both paths are named.
+    EXPECT_NE(dup.find(reg.find("c_plugin")->file().string()), std::string::npos) << dup;
+    EXPECT_EQ(reg.problems().size(), 7u);
+    for (const auto& p : reg.problems()) EXPECT_EQ(p.text().rfind(p.file.string(), 0), 0u) << p.text();
+}
+
+TEST_F(registry_test, unknown_id_lists_known_plugins_and_suggests) {
+    try {
+        reg.get("c_plugn");
+        FAIL() << "no exception";
+    } catch (const usage_error& e) {
+        std::string m = e.what();
+        EXPECT_NE(m.find("unknown plugin 'c_plugn'"), std::string::npos) << m;
+        EXPECT_NE(m.find("did you mean 'c_plugin'"), std::string::npos) << m;
+        EXPECT_NE(m.find("memory"), std::string::npos) << m;
+        EXPECT_NE(m.find("/nonexistent/formatbench/plugins"), std::string::npos) << m;
+    }
+}
+
+void round_trip(const plugin& p, const fs::path& path) {
+    std::vector<double> out(1000);
+    std::iota(out.begin(), out.end(), 0.25);
+    auto w = p.open_write(path.string(), FB_DTYPE_F64, out.size(), {});
+    w->write(out.data(), 10);
+    w->write(out.data() + 10, out.size() - 10);
+    w->close();
+    std::vector<double> in(out.size(), -1.0);
+    auto r = p.open_read(path.string(), FB_DTYPE_F64, in.size(), {});
+    r->read(in.data(), 999);
+    r->read(in.data() + 999, 1);
+    r->close();
+    EXPECT_EQ(in, out) << p.id();
+}
+
+TEST_F(registry_test, abi_round_trip_through_a_plain_c_plugin) {
+    round_trip(reg.get("c_plugin"), dir / "c.bin");
+    EXPECT_EQ(fs::file_size(dir / "c.bin"), 8000u);
+}
+
+TEST_F(registry_test, abi_round_trip_through_a_cpp_plugin) { round_trip(reg.get("misbehave"), dir / "m.bin"); }
+
+TEST_F(registry_test, plugin_errors_cross_the_abi_with_path_and_plugin) {
+    const plugin& c = reg.get("c_plugin");
+    try {
+        c.open_write((dir / "x.bin").string(), FB_DTYPE_F64, 1, {{"fail_on_open", "true"}});
+        FAIL() << "no exception";
+    } catch (const plugin_error& e) {
+        std::string m = e.what();
+        EXPECT_EQ(e.plugin_id(), "c_plugin");
+        EXPECT_EQ(e.status(), FB_E_IO);
+        EXPECT_NE(m.find((dir / "x.bin").string()), std::string::npos) << m;
+        EXPECT_NE(m.find("fail_on_open is set"), std::string::npos) << m;
+    }
+    // An exception thrown inside a C++ plugin arrives as a status, not a crash.
+    const plugin& m = reg.get("misbehave");
+    auto w = m.open_write((dir / "y.bin").string(), FB_DTYPE_F64, 1, {{"mode", "fail_write"}});
+    double v = 1;
+    EXPECT_THROW(w->write(&v, 1), plugin_error);
+    w->close();
+    // A missing file to read: an I/O error naming the path.
+    try {
+        m.open_read((dir / "missing.bin").string(), FB_DTYPE_F64, 1, {});
+        FAIL() << "no exception";
+    } catch (const plugin_error& e) {
+        EXPECT_NE(std::string(e.what()).find("missing.bin"), std::string::npos);
+    }
+}
+
+TEST_F(registry_test, options_are_checked_against_declarations) {
+    const plugin& m = reg.get("misbehave");
+    EXPECT_NO_THROW(m.check_options({{"mode", "ok"}, {"slowdown", "20"}}));
+    auto message = [&](const option_list& o) {
+        try {
+            m.check_options(o);
+        } catch (const usage_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("<accepted>");
+    };
+    EXPECT_NE(message({{"mdoe", "ok"}}).find("has no option 'mdoe' (did you mean 'mode'?)"), std::string::npos);
+    EXPECT_NE(message({{"mode", "explode"}}).find("one of ok | segfault"), std::string::npos);
+    EXPECT_NE(message({{"slowdown", "2000"}}).find("in [0, 1000]"), std::string::npos);
+    EXPECT_NE(message({{"slowdown", "fast"}}).find("is not a number"), std::string::npos);
+    // The plugin itself rejects a bad option too, with FB_E_INVALID_OPTION.
+    try {
+        m.open_write((dir / "z.bin").string(), FB_DTYPE_F64, 1, {{"mode", "explode"}});
+        FAIL() << "no exception";
+    } catch (const plugin_error& e) {
+        EXPECT_EQ(e.status(), FB_E_INVALID_OPTION);
+    }
+    EXPECT_FALSE(fs::exists(dir / "z.bin"));
+}
+
+TEST(plugin_search_path, order_is_command_line_env_study_then_builtin) {
+    ::setenv("FORMATBENCH_PLUGIN_PATH", "/env/a::/env/b", 1);
+    auto path = plugin_search_path({"/cli"}, {"/study"});
+    ::unsetenv("FORMATBENCH_PLUGIN_PATH");
+    ASSERT_GE(path.size(), 4u);
+    EXPECT_EQ(path[0], fs::path("/cli"));
+    EXPECT_EQ(path[1], fs::path("/env/a"));
+    EXPECT_EQ(path[2], fs::path("/env/b"));
+    EXPECT_EQ(path[3], fs::path("/study"));
+}
+
+} // namespace

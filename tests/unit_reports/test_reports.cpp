@@ -1,0 +1,520 @@
+// The JSON record (round trip, errors, schema) and the reporters (console,
+// Markdown, CSV read back with an RFC 4180 parser) on a synthetic study.
+#include "error.hpp"
+#include "report/reporter.hpp"
+#include "results_json.hpp"
+#include "stats.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+using namespace formatbench;
+using nlohmann::json;
+
+namespace {
+
+case_spec make_spec(std::size_t index, const std::string& label, const std::string& plugin) {
+    case_spec c;
+    c.index = index;
+    c.key = "f64-uniform-1e6|" + label;
+    c.dataset.name = "f64-uniform-1e6";
+    c.dataset.type = FB_DTYPE_F64;
+    c.dataset.count = 1000000;
+    c.dataset.seed = 42;
+    c.format.label = label;
+    c.format.plugin = plugin;
+    c.format.base_label = label;
+    c.format.origin = "configs/stream-io.yaml:3:5";
+    c.dataset.origin = "configs/stream-io.yaml:2:5";
+    return c;
+}
+
+// Repetitions with the given write and read wall times.
+std::vector<repetition> reps(const std::vector<double>& w, const std::vector<double>& r,
+                             double resident = -1) {
+    std::vector<repetition> out;
+    for (std::size_t i = 0; i < w.size(); ++i)
+        out.push_back({{w[i], w[i] * 0.9, w[i] * 0.05}, {r[i], r[i] * 0.8, r[i] * 0.1}, resident});
+    return out;
+}
+
+// The reference experiment in miniature: ascii (baseline, lossy text), raw,
+// a zlib format whose label needs CSV quoting, a cold raw case, a crash.
+study_result make_result() {
+    study_result r;
+    r.context.formatbench_version = "0.1.0";
+    r.context.date = "2024-05-01T12:00:00Z";
+    r.context.host = "testhost";
+    r.context.os = "Debian GNU/Linux 12";
+    r.context.kernel = "6.1.0";
+    r.context.cpu_model = "Example CPU @ 2.0GHz";
+    r.context.cores = 2;
+    r.context.memory_bytes = 16'000'000'000ULL;
+    r.context.data_directory = "/tmp/fb-test";
+    r.context.filesystem = "ext4";
+    r.context.compiler = "gcc 12.2.0";
+    r.context.build_type = "release";
+    r.context.plugins = {{"ascii", "1.0", "/p/libascii.so"}, {"raw", "1.0", "/p/libraw.so"}};
+
+    r.spec.name = "stream-io";
+    r.spec.description = "Fortran tip: unformatted stream I/O";
+    r.spec.source = "configs/stream-io.yaml";
+    r.spec.resolved_yaml = "name: stream-io\nbaseline: ascii\n";
+    r.spec.baseline = "ascii";
+    r.spec.directory = "/tmp/fb-test";
+    r.spec.isolation = isolation_mode::process;
+    r.spec.outputs = {{"console", ""}, {"json", "out.json"}};
+    r.spec.plugin_path = {"/opt/plugins"};
+
+    case_result ascii;
+    ascii.spec = make_spec(0, "ascii", "ascii");
+    ascii.samples = reps({0.30, 0.31, 0.29, 0.32, 0.30}, {0.234, 0.236, 0.230, 0.240, 0.234});
+    ascii.payload_bytes = 8000000;
+    ascii.file_bytes = 19000000;
+    ascii.peak_rss_bytes = 40000000;
+    ascii.buffer_alignment = 4096;
+    ascii.verify = {true, 1000000, 1234, 5.5511151231257827e-17, 1.1e-16, false};
+    ascii.plugin_version = "1.0";
+    ascii.plugin_file = "/p/libascii.so";
+
+    case_result raw;
+    raw.spec = make_spec(1, "raw", "raw");
+    raw.samples =
+        reps({0.003, 0.0031, 0.0029, 0.0030, 0.0032}, {0.00046, 0.00050, 0.00047, 0.00045, 0.00052});
+    raw.payload_bytes = 8000000;
+    raw.file_bytes = 8000000;
+    raw.peak_rss_bytes = 20000000;
+    raw.buffer_alignment = 4096;
+    raw.verify = {true, 1000000, 0, 0, 0, true};
+    raw.plugin_version = "1.0";
+    raw.plugin_file = "/p/libraw.so";
+
+    case_result zlib;
+    zlib.spec = make_spec(2, "zlib \"fast\", level=1", "zlib");
+    zlib.spec.format.options = {{"strategy", "default"}, {"level", "1"}}; // not in name order
+    zlib.spec.params.chunk_bytes = 65536;
+    zlib.samples = reps({0.2, 0.21, 0.19}, {0.03, 0.031, 0.029});
+    zlib.payload_bytes = 8000000;
+    zlib.file_bytes = 7547169;
+    zlib.verify = {true, 1000000, 0, 0, 0, true};
+    zlib.buffer_alignment = 4096;
+
+    case_result cold;
+    cold.spec = make_spec(3, "raw", "raw");
+    cold.spec.key += "|cold";
+    cold.spec.params.cache = cache_mode::cold;
+    cold.samples = reps({0.004, 0.004}, {0.02, 0.03}, 0.25);
+    cold.payload_bytes = 8000000;
+    cold.file_bytes = 8000000;
+    cold.verify = {true, 1000000, 0, 0, 0, true};
+
+    case_result crash;
+    crash.spec = make_spec(4, "broken", "crashy");
+    crash.status = case_status::crashed;
+    crash.error = "killed by signal 11 (SIGSEGV), \"core\"\nsecond line";
+    crash.payload_bytes = 8000000;
+
+    r.cases = {ascii, raw, zlib, cold, crash};
+    for (const case_result& c : r.cases)
+        r.spec.cases.push_back(c.spec);
+    // A planned case that never ran (interrupted study): in the plan only.
+    r.spec.cases.push_back(make_spec(5, "never", "raw"));
+    return r;
+}
+
+std::string render(const study_result& r, const char* format) {
+    std::ostringstream out;
+    make_reporter(format)->write(r, out);
+    return out.str();
+}
+
+// RFC 4180 reader for the test: quoted fields may hold commas, doubled
+// quotes, CR and LF; records end with CRLF (LF accepted).
+std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> row;
+    std::string field;
+    bool quoted = false, field_started = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            EXPECT_TRUE(field.empty()) << "quote inside an unquoted field";
+            quoted = field_started = true;
+        } else if (c == ',') {
+            row.push_back(field);
+            field.clear();
+            field_started = false;
+        } else if (c == '\r' || c == '\n') {
+            if (c == '\r') {
+                EXPECT_TRUE(i + 1 < text.size() && text[i + 1] == '\n') << "bare CR";
+                ++i;
+            }
+            row.push_back(field);
+            rows.push_back(row);
+            field.clear();
+            row.clear();
+            field_started = false;
+        } else {
+            field += c;
+            field_started = true;
+        }
+    }
+    EXPECT_FALSE(quoted) << "unterminated quoted field";
+    if (field_started || !row.empty()) {
+        row.push_back(field);
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+std::filesystem::path temp_file(const std::string& name) {
+    return std::filesystem::temp_directory_path() /
+           ("fb-test-reports-" + std::to_string(::getpid()) + "-" + name);
+}
+
+// 0 valid, 1 invalid, 77 jsonschema not available.
+int validate_with_python(const json& doc, const std::string& tag) {
+    const std::string python = FB_PYTHON;
+    if (python.empty()) return 77;
+    const auto doc_path = temp_file(tag + ".json"), script_path = temp_file(tag + ".py");
+    std::ofstream(doc_path) << doc.dump(2);
+    std::ofstream(script_path) << R"(import json, sys
+try:
+    import jsonschema
+except ImportError:
+    sys.exit(77)
+schema = json.load(open(sys.argv[1]))
+doc = json.load(open(sys.argv[2]))
+jsonschema.Draft202012Validator.check_schema(schema)
+errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+for e in errors:
+    print("schema error at", "/".join(str(p) for p in e.absolute_path), ":", e.message)
+sys.exit(1 if errors else 0)
+)";
+    const std::string cmd = "'" + python + "' '" + script_path.string() + "' '" + FB_RESULTS_SCHEMA + "' '" +
+                            doc_path.string() + "'";
+    const int status = std::system(cmd.c_str());
+    std::filesystem::remove(doc_path);
+    std::filesystem::remove(script_path);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+} // namespace
+
+// --- JSON record -------------------------------------------------------------
+
+TEST(ResultsJson, RoundTripIsLossless) {
+    study_result r = make_result();
+    r.cases[0].verify.max_rel_error = 0.1 + 0.2; // not a short decimal
+    r.cases[1].samples[0].write.user_s = 1.0 / 3.0;
+    r.spec.cases[0].dataset.mean = std::numeric_limits<double>::quiet_NaN();
+    r.cases[0].spec.dataset.mean = std::numeric_limits<double>::quiet_NaN();
+    r.spec.cases[0].dataset.file_options = {{"a", "1"}, {"b", "x, \"y\""}};
+    const json j = to_json(r);
+    // Through text, as a file would go.
+    const study_result back = study_result_from_json(json::parse(j.dump()), "mem.json");
+    EXPECT_EQ(to_json(back), j);
+
+    // Spot checks on the structs themselves.
+    ASSERT_EQ(back.cases.size(), r.cases.size());
+    EXPECT_EQ(back.spec.cases.size(), 6u);
+    EXPECT_EQ(back.cases[0].verify.max_rel_error, 0.1 + 0.2);
+    EXPECT_EQ(back.cases[1].samples[0].write.user_s, 1.0 / 3.0);
+    EXPECT_TRUE(std::isnan(back.cases[0].spec.dataset.mean));
+    EXPECT_EQ(back.cases[3].samples[1].resident_fraction, 0.25);
+    EXPECT_EQ(back.cases[0].samples[0].resident_fraction, -1);
+    EXPECT_EQ(back.cases[3].spec.params.cache, cache_mode::cold);
+    EXPECT_EQ(back.cases[4].status, case_status::crashed);
+    EXPECT_EQ(back.cases[4].error, r.cases[4].error);
+    EXPECT_EQ(back.cases[2].spec.params.chunk_bytes, 65536u);
+    EXPECT_EQ(back.context.memory_bytes, 16'000'000'000ULL);
+    EXPECT_EQ(back.context.plugins.size(), 2u);
+    EXPECT_EQ(back.context.plugins[1].file, "/p/libraw.so");
+    EXPECT_EQ(back.spec.outputs[1].path, "out.json");
+    EXPECT_EQ(back.spec.resolved_yaml, r.spec.resolved_yaml);
+    // Options come back sorted by name (a JSON object has no order).
+    const option_list sorted = {{"level", "1"}, {"strategy", "default"}};
+    EXPECT_EQ(back.cases[2].spec.format.options, sorted);
+}
+
+TEST(ResultsJson, CaseResultAloneRoundTrips) {
+    const study_result r = make_result();
+    for (const case_result& c : r.cases) {
+        const json j = to_json(c);
+        EXPECT_EQ(to_json(case_result_from_json(json::parse(j.dump()))), j);
+        EXPECT_EQ(to_json(case_spec_from_json(j)), to_json(c.spec));
+    }
+    EXPECT_EQ(to_json(run_context_from_json(to_json(r.context))), to_json(r.context));
+}
+
+TEST(ResultsJson, MessageOnlyFieldsMayBeAbsent) {
+    json j = to_json(make_result());
+    j["cases"][0]["dataset"].erase("origin");
+    j["cases"][0]["format"].erase("origin");
+    j["cases"][0]["format"].erase("base_label");
+    const study_result back = study_result_from_json(j, "old.json");
+    EXPECT_EQ(back.cases[0].spec.format.base_label, "");
+    EXPECT_EQ(back.cases[1].spec.format.origin, "configs/stream-io.yaml:3:5");
+}
+
+TEST(ResultsJson, RecordShape) {
+    const json j = to_json(make_result());
+    EXPECT_EQ(j["schema_version"], 1);
+    EXPECT_EQ(j["generator"].get<std::string>().rfind("formatbench ", 0), 0u);
+    const json& ascii = j["cases"][0];
+    EXPECT_EQ(ascii["format"]["label"], "ascii");
+    EXPECT_DOUBLE_EQ(ascii["size_ratio"].get<double>(), 8.0 / 19.0);
+    EXPECT_DOUBLE_EQ(ascii["write"]["median_s"].get<double>(), 0.30);
+    EXPECT_DOUBLE_EQ(ascii["write"]["throughput_mb_s"].get<double>(), 8.0 / 0.30);
+    EXPECT_DOUBLE_EQ(ascii["read"]["min_s"].get<double>(), 0.230);
+    EXPECT_TRUE(ascii["samples"][0]["resident_fraction"].is_null());
+    const json& crash = j["cases"][4];
+    EXPECT_TRUE(crash["size_ratio"].is_null()); // no file
+    EXPECT_EQ(crash["write"]["n"], 0);
+    EXPECT_TRUE(crash["write"]["median_s"].is_null());
+    EXPECT_EQ(crash["status"], "crashed");
+}
+
+TEST(ResultsJson, NonFiniteIsNull) {
+    study_result r = make_result();
+    r.cases[0].verify.max_abs_error = std::numeric_limits<double>::infinity();
+    const json j = to_json(r);
+    EXPECT_TRUE(j["cases"][0]["verify"]["max_abs_error"].is_null());
+    EXPECT_NO_THROW((void)j.dump());
+}
+
+TEST(ResultsJson, ErrorsNameSourceAndPath) {
+    const json good = to_json(make_result());
+    auto message = [](const json& j) -> std::string {
+        try {
+            (void)study_result_from_json(j, "runs/old.json");
+        } catch (const usage_error& e) {
+            return e.what();
+        }
+        return "(no error)";
+    };
+
+    json bad = good;
+    bad["cases"][1]["params"].erase("cache");
+    std::string m = message(bad);
+    EXPECT_NE(m.find("runs/old.json"), std::string::npos) << m;
+    EXPECT_NE(m.find("cases[1].params"), std::string::npos) << m;
+    EXPECT_NE(m.find("missing key 'cache'"), std::string::npos) << m;
+
+    bad = good;
+    bad["cases"][0]["params"]["cache"] = "cld";
+    m = message(bad);
+    EXPECT_NE(m.find("cases[0].params.cache"), std::string::npos) << m;
+    EXPECT_NE(m.find("'cld'"), std::string::npos) << m;
+    EXPECT_NE(m.find("warm, cold"), std::string::npos) << m;
+
+    bad = good;
+    bad["cases"][2]["payload_bytes"] = "many";
+    m = message(bad);
+    EXPECT_NE(m.find("cases[2].payload_bytes: expected an integer, got string"), std::string::npos) << m;
+
+    bad = good;
+    bad["cases"][2]["file_bytes"] = -5;
+    EXPECT_NE(message(bad).find("out of range"), std::string::npos) << message(bad);
+
+    bad = good;
+    bad["schema_version"] = 2;
+    m = message(bad);
+    EXPECT_NE(m.find("schema_version"), std::string::npos) << m;
+
+    EXPECT_NE(message(json::array()).find("runs/old.json"), std::string::npos);
+    EXPECT_THROW((void)case_result_from_json(json{{"key", "x"}}), usage_error);
+}
+
+TEST(ResultsJson, ValidatesAgainstSchema) {
+    const json j = to_json(make_result());
+    int rc = validate_with_python(j, "record");
+    ASSERT_NE(rc, 77) << "python3 with jsonschema is required (Debian: python3-jsonschema; scripts/setup-debian.sh)";
+    EXPECT_EQ(rc, 0) << "the record does not validate against " << FB_RESULTS_SCHEMA;
+
+    // An empty study validates too.
+    study_result empty;
+    EXPECT_EQ(validate_with_python(to_json(empty), "empty"), 0);
+
+    // The schema is strict: a record with a key removed or added fails.
+    json missing = j;
+    missing["cases"][0].erase("payload_bytes");
+    EXPECT_EQ(validate_with_python(missing, "missing"), 1);
+    json extra = j;
+    extra["cases"][0]["speed"] = 1;
+    EXPECT_EQ(validate_with_python(extra, "extra"), 1);
+    json extra_spec = j;
+    extra_spec["study"]["cases"][0]["status"] = "ok";
+    EXPECT_EQ(validate_with_python(extra_spec, "extra-spec"), 1);
+}
+
+// --- reporters ---------------------------------------------------------------
+
+TEST(Reporters, UnknownFormatListsKnownOnes) {
+    try {
+        (void)make_reporter("html5");
+        FAIL() << "no error";
+    } catch (const usage_error& e) {
+        const std::string m = e.what();
+        for (const char* name : {"'html5'", "console", "json", "csv", "markdown"})
+            EXPECT_NE(m.find(name), std::string::npos) << m;
+    }
+    EXPECT_NO_THROW((void)make_reporter("console"));
+}
+
+TEST(Reporters, JsonIsTheRecord) {
+    const study_result r = make_result();
+    const std::string text = render(r, "json");
+    EXPECT_EQ(json::parse(text), to_json(r));
+    EXPECT_NE(text.find("\n  \"cases\""), std::string::npos); // indent 2
+}
+
+TEST(Reporters, CsvParsesBackToTheSameNumbers) {
+    const study_result r = make_result();
+    const std::string text = render(r, "csv");
+    EXPECT_NE(text.find("\r\n"), std::string::npos);
+    const auto rows = parse_csv(text);
+    ASSERT_EQ(rows.size(), 1 + r.cases.size());
+    const auto& header = rows[0];
+    auto col = [&](const std::string& name) {
+        const auto it = std::find(header.begin(), header.end(), name);
+        EXPECT_NE(it, header.end()) << "no column " << name;
+        return static_cast<std::size_t>(it - header.begin());
+    };
+    for (const auto& row : rows)
+        ASSERT_EQ(row.size(), header.size());
+    for (std::size_t i = 0; i < r.cases.size(); ++i) {
+        const case_result& c = r.cases[i];
+        const auto& row = rows[i + 1];
+        const summary w = summarize(write_times(c)), rd = summarize(read_times(c));
+        EXPECT_EQ(row[col("format")], c.spec.format.label);
+        EXPECT_EQ(row[col("error")], c.error);
+        EXPECT_EQ(row[col("status")], to_string(c.status));
+        EXPECT_EQ(row[col("file_bytes")], std::to_string(c.file_bytes));
+        EXPECT_EQ(row[col("mismatches")], std::to_string(c.verify.mismatches));
+        if (w.n == 0) {
+            EXPECT_EQ(row[col("write_median_s")], "");
+            continue;
+        }
+        EXPECT_EQ(std::stod(row[col("write_median_s")]), w.median);
+        EXPECT_EQ(std::stod(row[col("write_min_s")]), w.min);
+        EXPECT_EQ(std::stod(row[col("write_mean_s")]), w.mean);
+        EXPECT_EQ(std::stod(row[col("write_stddev_s")]), w.stddev);
+        EXPECT_EQ(std::stod(row[col("read_median_s")]), rd.median);
+        EXPECT_EQ(std::stod(row[col("read_stddev_s")]), rd.stddev);
+        EXPECT_EQ(std::stod(row[col("write_mb_s")]), 8.0 / w.median);
+        EXPECT_EQ(std::stod(row[col("read_mb_s")]), 8.0 / rd.median);
+        EXPECT_EQ(std::stod(row[col("max_abs_error")]), c.verify.max_abs_error);
+        EXPECT_EQ(std::stod(row[col("size_ratio")]),
+                  static_cast<double>(c.payload_bytes) / static_cast<double>(c.file_bytes));
+    }
+    EXPECT_EQ(std::stod(rows[1][col("write_speedup")]), 1.0);
+    EXPECT_NEAR(std::stod(rows[2][col("write_speedup")]), 100.0, 1e-9);
+    EXPECT_EQ(rows[3][col("options")], "strategy=default;level=1");
+}
+
+TEST(Reporters, ConsoleTable) {
+    const std::string text = render(make_result(), "console");
+    SCOPED_TRACE(text);
+    EXPECT_NE(text.find("study 'stream-io'"), std::string::npos);
+    EXPECT_NE(text.find("host testhost"), std::string::npos);
+    EXPECT_NE(text.find("2 cores"), std::string::npos);
+    EXPECT_NE(text.find("fs ext4"), std::string::npos);
+    EXPECT_NE(text.find("dataset 'f64-uniform-1e6'"), std::string::npos);
+    EXPECT_NE(text.find("MB/s: 10^6 bytes of payload"), std::string::npos);
+    EXPECT_NE(text.find("speed-up: median time of baseline 'ascii'"), std::string::npos);
+
+    auto line_of = [&](const std::string& start) {
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind(" " + start, 0) == 0) return line;
+        ADD_FAILURE() << "no row starting with " << start;
+        return std::string();
+    };
+    const std::string ascii = line_of("ascii ");
+    EXPECT_NE(ascii.find("300 ms"), std::string::npos) << ascii;
+    EXPECT_NE(ascii.find("234 ms"), std::string::npos) << ascii;
+    EXPECT_NE(ascii.find("26.7"), std::string::npos) << ascii; // 8 MB / 0.3 s
+    EXPECT_NE(ascii.find("19.0 MB"), std::string::npos) << ascii;
+    EXPECT_NE(ascii.find("0.42"), std::string::npos) << ascii;
+    EXPECT_NE(ascii.find("err 5.6e-17"), std::string::npos) << ascii;
+    // The baseline row: 1.00x for write and read.
+    const auto first = ascii.find("1.00x");
+    ASSERT_NE(first, std::string::npos) << ascii;
+    EXPECT_NE(ascii.find("1.00x", first + 1), std::string::npos) << ascii;
+    // raw: 0.3 / 0.003 = 100x write, 0.234 / 0.00047 = 498x read; cache
+    // varies among raw cases, so the rows name it.
+    const std::string raw = line_of("raw [warm]");
+    EXPECT_NE(raw.find("3.00 ms"), std::string::npos) << raw;
+    EXPECT_NE(raw.find("470 \u00b5s"), std::string::npos) << raw;
+    EXPECT_NE(raw.find("exact"), std::string::npos) << raw;
+    EXPECT_NE(raw.find("100x"), std::string::npos) << raw;
+    EXPECT_NE(raw.find("498x"), std::string::npos) << raw;
+    const std::string cold = line_of("raw [cold]");
+    EXPECT_NE(cold.find("25%"), std::string::npos) << cold;
+    EXPECT_NE(text.find("resident"), std::string::npos);
+    const std::string broken = line_of("broken");
+    EXPECT_NE(broken.find("crashed"), std::string::npos) << broken;
+    EXPECT_NE(text.find("broken: crashed: killed by signal 11"), std::string::npos);
+}
+
+TEST(Reporters, ConsoleWithoutBaselineHasNoSpeedups) {
+    study_result r = make_result();
+    r.spec.baseline.clear();
+    const std::string text = render(r, "console");
+    EXPECT_EQ(text.find("speed-up"), std::string::npos) << text;
+    EXPECT_EQ(text.find("1.00x"), std::string::npos) << text;
+}
+
+TEST(Reporters, ConsoleBaselineByPreExpansionLabel) {
+    study_result r = make_result();
+    r.spec.baseline = "zlib"; // the label before expansion
+    r.cases[2].spec.format.label = "zlib level=1";
+    r.cases[2].spec.format.base_label = ""; // the fallback: label prefix
+    EXPECT_NE(render(r, "console").find("0.67x"), std::string::npos);
+    r.cases[2].spec.format.label = "zlib-1"; // a label made by the plan
+    r.cases[2].spec.format.base_label = "zlib";
+    const std::string text = render(r, "console");
+    EXPECT_NE(text.find("zlib-1"), std::string::npos);
+    // ascii: 0.2 / 0.3 = 0.67x
+    EXPECT_NE(text.find("0.67x"), std::string::npos) << text;
+}
+
+TEST(Reporters, MarkdownTable) {
+    study_result r = make_result();
+    r.cases[1].spec.format.label = "raw|pipe";
+    const std::string text = render(r, "markdown");
+    SCOPED_TRACE(text);
+    EXPECT_NE(text.find("# formatbench: stream-io"), std::string::npos);
+    EXPECT_NE(text.find("*host testhost"), std::string::npos);
+    EXPECT_NE(
+        text.find("| format | write | read | write MB/s | read MB/s | file | ratio | resident | check | "
+                  "write speed-up | read speed-up | status |"),
+        std::string::npos);
+    EXPECT_NE(text.find("| :-- | --: |"), std::string::npos);
+    EXPECT_NE(text.find("| ascii | 300 ms"), std::string::npos);
+    EXPECT_NE(text.find("raw\\|pipe"), std::string::npos);
+    EXPECT_NE(text.find("| 1.00x | 1.00x |"), std::string::npos);
+    EXPECT_NE(text.find("MB/s: 10^6 bytes of payload"), std::string::npos);
+    EXPECT_NE(text.find("- broken: crashed: killed by signal 11"), std::string::npos);
+}
