@@ -7,6 +7,7 @@ packages=(
   libboost-dev            # Boost.DLL (header-only with std::filesystem), Boost.Math
   libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
   libgtest-dev python3-jsonschema  # tests (the results schema is checked with jsonschema)
+  python3-numpy cmake     # tests: .npy interop of examples/npy, the plugin guide's CMake build
   clang gfortran          # sanitizer/fuzz builds (clang), the reference Fortran program (benchmarks)
 )
 missing=()

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: a release build with every test, then the same tests
-# under AddressSanitizer + UndefinedBehaviorSanitizer. Exits non-zero when any
-# test fails. Build folders: build-test/ and build-asan/ (reused if present).
+# under AddressSanitizer + UndefinedBehaviorSanitizer, then short libFuzzer
+# runs of every fuzz target (clang). Exits non-zero when any test fails.
+# Build folders: build-test/, build-asan/ and build-fuzz/ (reused if present).
+# FB_FUZZ_SECONDS: seconds per fuzz target (default 30; 0 skips that stage).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -22,4 +24,30 @@ echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 run_suite build-asan --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
+echo "== libFuzzer targets (clang, ASan + UBSan): short runs, docs/fuzzing.md"
+fuzz_seconds=${FB_FUZZ_SECONDS:-30}
+if [ "$fuzz_seconds" -eq 0 ]; then
+  echo "skipped (FB_FUZZ_SECONDS=0)"
+else
+  if ! command -v clang++ >/dev/null; then
+    echo "test-all.sh: the fuzz stage needs clang++ with libFuzzer (or FB_FUZZ_SECONDS=0 to skip it)" >&2
+    exit 1
+  fi
+  if [ ! -f build-fuzz/build.ninja ]; then
+    CC=clang CXX=clang++ meson setup build-fuzz -Dtests=true --buildtype=debugoptimized \
+      -Db_sanitize=address,undefined -Db_lundef=false
+  fi
+  # Only the fuzz targets are built (each compiles in what it fuzzes), then
+  # each runs FB_FUZZ_SECONDS on a copy of its seed corpus, two at a time.
+  ninja -C build-fuzz build.ninja >/dev/null # regenerate first, so new targets are listed
+  fuzz_targets=$(ninja -C build-fuzz -t targets all | sed -n 's|^\(tests/fuzz/fuzz_[a-z0-9_]*\): .*|\1|p')
+  if [ -z "$fuzz_targets" ]; then
+    echo "test-all.sh: build-fuzz has no fuzz targets (is it a clang build?)" >&2
+    exit 1
+  fi
+  # shellcheck disable=SC2086
+  ninja -C build-fuzz -j "$jobs" $fuzz_targets
+  FB_FUZZ_SECONDS=$fuzz_seconds meson test -C build-fuzz --no-rebuild --suite fuzz --print-errorlogs \
+    --num-processes 2
+fi
 echo "formatbench: all test suites passed"

@@ -16,8 +16,6 @@
 // dropped and that part is parsed again (in order) by one thread.
 #include "reader.hpp"
 
-#include "two_threads.hpp"
-
 #include <algorithm>
 #include <cstring>
 
@@ -131,8 +129,8 @@ std::size_t text_reader::parse_two_halves(const char* region_end, T* out, std::s
     if (!scratch_) scratch_ = make_aligned_buffer(scratch_values * sizeof(T));
     T* scratch = reinterpret_cast<T*>(scratch_.get());
     parse_result first, second;
-    run_two([&] { first = parse_values(begin, mid, out, need); },
-            [&] { second = parse_values(mid, region_end, scratch, std::min(need, scratch_values)); });
+    helper_.run_two([&] { first = parse_values(begin, mid, out, need); },
+                    [&] { second = parse_values(mid, region_end, scratch, std::min(need, scratch_values)); });
 
     advance(first);
     if (first.problem != token_problem::none) fail_token(first.stop, first.problem);

@@ -5,6 +5,7 @@
 
 #include "file_io.hpp"
 #include "parse.hpp"
+#include "two_threads.hpp"
 
 #include <formatbench/plugin.hpp>
 
@@ -54,6 +55,8 @@ private:
     // second half is rarely parsed for nothing at the end of a read.
     double bytes_per_value_ = 20;
     aligned_buffer scratch_; // second-half values, copied into place after
+    // Declared last: destroyed (joined) first, before the buffers it uses.
+    helper_thread helper_;
 };
 
 } // namespace formatbench::detail

@@ -13,7 +13,6 @@
 #include "writer.hpp"
 
 #include "format.hpp"
-#include "two_threads.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -146,7 +145,7 @@ void text_writer::put_parallel(const T* values, std::size_t count) {
         double first_seconds = 0, write_seconds = 0;
         std::exception_ptr write_error;
         bool had_pending = std::exchange(pending_, false);
-        run_two(
+        helper_.run_two(
             [&] {
                 auto t0 = clock::now();
                 first_done =

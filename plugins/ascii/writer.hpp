@@ -6,6 +6,7 @@
 
 #include "file_io.hpp"
 #include "settings.hpp"
+#include "two_threads.hpp"
 
 #include <formatbench/plugin.hpp>
 
@@ -63,6 +64,8 @@ private:
     double main_share_ = 0.5;
     file file_;
     std::string failed_; // set by a failed write: the stream stays failed
+    // Declared last: destroyed (joined) first, before the buffers it uses.
+    helper_thread helper_;
 };
 
 } // namespace formatbench::detail

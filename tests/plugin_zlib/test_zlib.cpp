@@ -196,7 +196,10 @@ void check_round_trip(const fs::path& path, fb_dtype d, std::size_t n, const opt
     bytes decoded = inflate_file(path, container);
     bool shuffle = option_value(options, "shuffle", "false") == "true";
     if (shuffle) {
-        std::size_t block = std::stoul(option_value(options, "block_size", "131072"));
+        std::string text = option_value(options, "block_size", "1M");
+        std::size_t suffix = text.find_first_not_of("0123456789");
+        std::size_t block = std::stoul(text);
+        if (suffix != std::string::npos) block <<= text[suffix] == 'k' ? 10 : 20; // "16k", "1M"
         EXPECT_TRUE(decoded == reference_shuffle(data, esize(d), block)) << "shuffled layout differs";
     } else {
         EXPECT_TRUE(decoded == data) << "independent decoding differs";

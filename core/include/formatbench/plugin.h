@@ -19,7 +19,10 @@
  *    call; copy what you keep. Strings and arrays in the descriptor are owned
  *    by the plugin and must stay valid until the library is unloaded.
  *  - The plugin creates, writes and removes nothing but the path it is given
- *    (or, with FB_CAP_DIRECTORY_OUTPUT, files inside that directory).
+ *    (or, with FB_CAP_DIRECTORY_OUTPUT, files inside that directory), and it
+ *    removes only what it created itself: a path that is not a regular file
+ *    (a device such as /dev/full, a FIFO) is written to or refused, never
+ *    unlinked.
  *  - One stream is used by one thread at a time. Different streams may be
  *    used concurrently from different threads. A plugin may start its own
  *    threads inside a call but must join them before the call returns or
@@ -92,7 +95,11 @@ typedef enum fb_dtype {
 
 /* Capability flags (fb_plugin_descriptor.flags). */
 /* Every value read back is bit-identical to the value written, whatever the
- * options (unless is_lossless says otherwise for a given option set). */
+ * options (unless is_lossless says otherwise for a given option set). One
+ * exception: a NaN may come back as a NaN of another payload or sign (text
+ * cannot carry payloads). The conformance checks accept that; the runner's
+ * verification reports it as a bitwise mismatch with zero error (generated
+ * data sets contain no NaN; a from_file data set may). */
 #define FB_CAP_LOSSLESS (1ull << 0)
 /* Values may come back changed (rounded text, quantisation, ...). */
 #define FB_CAP_LOSSY (1ull << 1)
@@ -226,7 +233,8 @@ typedef const fb_plugin_descriptor *(*fb_plugin_entry_fn)(uint16_t host_abi_majo
 /* "formatbench.zero-copy-read/1": after open_read, expose the whole payload
  * in place (for example a memory mapping) so the host can verify without a
  * copy. *data stays valid until close_read. count is the number of elements
- * the host will read. A plugin may still fail (e.g. byte order differs). */
+ * the host will read. On FB_OK *data is never NULL, also for count 0. A
+ * plugin may still fail (e.g. byte order differs). */
 #define FB_EXT_ZERO_COPY_READ_V1 "formatbench.zero-copy-read/1"
 typedef struct fb_ext_zero_copy_read_v1 {
     uint32_t struct_size;

@@ -31,5 +31,11 @@ void add_plugins_commands(CLI::App& app, const global_options& global, command_a
 void add_plan_command(CLI::App& app, const global_options& global, command_action& action);
 // `formatbench run [STUDY] [--set k=v]... [--resume LOG]` (cmd_run.cpp)
 void add_run_command(CLI::App& app, const global_options& global, command_action& action);
+// `formatbench check-plugin PATH [--quick] [--json]` (cmd_check_plugin.cpp)
+void add_check_plugin_command(CLI::App& app, const global_options& global, command_action& action);
+// `formatbench compare BASE.json NEW.json [--threshold 5%]` (cmd_compare.cpp)
+void add_compare_command(CLI::App& app, const global_options& global, command_action& action);
+// `formatbench report RESULTS.json... -o report.html [--svg-dir DIR]` (cmd_report.cpp)
+void add_report_command(CLI::App& app, const global_options& global, command_action& action);
 
 } // namespace formatbench::cli

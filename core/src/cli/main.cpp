@@ -30,6 +30,9 @@ int main(int argc, char** argv) {
     cli::add_plugins_commands(app, global, action);
     cli::add_plan_command(app, global, action);
     cli::add_run_command(app, global, action);
+    cli::add_check_plugin_command(app, global, action);
+    cli::add_compare_command(app, global, action);
+    cli::add_report_command(app, global, action);
 
     try {
         app.parse(argc, argv);

@@ -1,6 +1,9 @@
-// Implementation of the conformance suite's helpers (see support.hpp).
-#include "support.hpp"
+// Building blocks of the conformance checks (see conformance_support.hpp).
+#include "conformance_support.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,7 +23,7 @@
 
 namespace fs = std::filesystem;
 
-namespace conformance {
+namespace formatbench::conformance {
 namespace {
 
 constexpr std::size_t error_buffer_size = 1024;
@@ -105,16 +108,6 @@ bool is_nan(fb_dtype d, const unsigned char* p) {
 }
 
 } // namespace
-
-formatbench::registry& plugins() {
-    static formatbench::registry reg;
-    static const bool loaded = [] {
-        reg.load_directories({FB_TEST_PLUGIN_DIR});
-        return true;
-    }();
-    (void)loaded;
-    return reg;
-}
 
 scratch_dir::scratch_dir() {
     const char* tmp = std::getenv("TMPDIR");
@@ -343,39 +336,78 @@ c_result c_open_read(const fb_plugin_descriptor& d, const std::string& path, fb_
     return st == FB_OK ? c_result{} : failure(st, "open_read", err);
 }
 
-child_outcome run_in_child(const std::function<std::string()>& body, unsigned timeout_seconds) {
+namespace {
+
+// The child's result on the pipe: one kind letter, the note, a NUL, the reason.
+std::string serialize(const outcome& o) {
+    char kind = o.what == outcome::passed ? 'P' : o.what == outcome::skipped ? 'S' : 'F';
+    return std::string(1, kind) + o.note + '\0' + o.reason;
+}
+
+outcome deserialize(const std::string& text) {
+    std::size_t nul = text.find('\0');
+    if (text.empty() || nul == std::string::npos)
+        return outcome::fail("the check's child process sent no result");
+    outcome o;
+    o.what = text[0] == 'P' ? outcome::passed : text[0] == 'S' ? outcome::skipped : outcome::failed;
+    o.note = text.substr(1, nul - 1);
+    o.reason = text.substr(nul + 1);
+    return o;
+}
+
+} // namespace
+
+outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seconds) {
     int fds[2];
-    if (::pipe(fds) != 0) return {child_outcome::failed, std::string("pipe: ") + std::strerror(errno)};
+    if (::pipe(fds) != 0) return outcome::fail(std::string("pipe: ") + std::strerror(errno));
     std::fflush(nullptr); // or buffered output would be written twice
     pid_t pid = ::fork();
     if (pid < 0) {
         ::close(fds[0]);
         ::close(fds[1]);
-        return {child_outcome::failed, std::string("fork: ") + std::strerror(errno)};
+        return outcome::fail(std::string("fork: ") + std::strerror(errno));
     }
     if (pid == 0) {
         ::close(fds[0]);
         ::alarm(timeout_seconds); // a hang becomes SIGALRM
-        std::string text;
+        outcome o;
         try {
-            text = body();
+            o = body();
         } catch (const std::exception& e) {
-            text = std::string("exception escaped: ") + e.what();
+            o = outcome::fail(std::string("exception escaped: ") + e.what());
         } catch (...) {
-            text = "unknown exception escaped";
+            o = outcome::fail("unknown exception escaped");
         }
+        std::string text = serialize(o);
         std::size_t off = 0;
         while (off < text.size()) {
             ssize_t w = ::write(fds[1], text.data() + off, text.size() - off);
             if (w <= 0) break;
             off += static_cast<std::size_t>(w);
         }
-        ::_exit(0); // no atexit handlers, no gtest teardown in the child
+        ::_exit(0); // no atexit handlers, no test framework teardown in the child
     }
     ::close(fds[1]);
+    // The parent's own deadline: a plugin may block or ignore SIGALRM.
+    const int grace_ms = 5000;
+    const long long deadline_ms = static_cast<long long>(timeout_seconds) * 1000 + grace_ms;
+    long long waited_ms = 0;
+    bool killed = false;
     std::string text;
     char buf[4096];
     for (;;) {
+        pollfd pfd{fds[0], POLLIN, 0};
+        int n = ::poll(&pfd, 1, 200);
+        if (n < 0 && errno == EINTR) continue;
+        if (n == 0) {
+            waited_ms += 200;
+            if (waited_ms >= deadline_ms) {
+                ::kill(pid, SIGKILL);
+                killed = true;
+                break;
+            }
+            continue;
+        }
         ssize_t r = ::read(fds[0], buf, sizeof buf);
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) break;
@@ -387,16 +419,46 @@ child_outcome run_in_child(const std::function<std::string()>& body, unsigned ti
     }
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        std::string how = sig == SIGALRM ? "hung (no result within " + std::to_string(timeout_seconds) + " s)"
-                                         : std::string("crashed with signal ") + std::to_string(sig) + " (" +
-                                               strsignal(sig) + ")";
-        return {child_outcome::crashed, how};
+        if (sig == SIGALRM || killed)
+            return outcome::fail("hung: no result within " + std::to_string(timeout_seconds) + " s");
+        return outcome::fail(std::string("crashed with signal ") + std::to_string(sig) + " (" +
+                             strsignal(sig) + ")");
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return {child_outcome::crashed, "exited with status " + std::to_string(WEXITSTATUS(status))};
-    if (text.empty()) return {child_outcome::passed, ""};
-    if (text.rfind("SKIP: ", 0) == 0) return {child_outcome::skipped, text.substr(6)};
-    return {child_outcome::failed, text};
+        return outcome::fail("the plugin ended the process (exit status " +
+                             std::to_string(WEXITSTATUS(status)) + ")");
+    return deserialize(text);
+}
+
+std::vector<std::string> output_files(const std::string& path) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    if (fs::is_regular_file(path, ec)) {
+        out.push_back(path);
+    } else if (fs::is_directory(path, ec)) {
+        for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
+            if (it->is_regular_file(ec)) out.push_back(it->path().string());
+    }
+    return out;
+}
+
+bool permissions_are_enforced(const std::string& scratch) {
+    std::string ro = scratch + "/probe_ro";
+    std::error_code ec;
+    fs::create_directory(ro, ec);
+    fs::permissions(ro,
+                    fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                        fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec,
+                    ec);
+    int fd = ::open((ro + "/probe").c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+    bool enforced = fd < 0;
+    if (fd >= 0) {
+        ::close(fd);
+        ::unlink((ro + "/probe").c_str());
+    }
+    fs::permissions(ro, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove(ro, ec);
+    return enforced;
 }
 
 fb_dtype widest_dtype(const formatbench::plugin& p) {
@@ -419,4 +481,4 @@ std::string sanitize(const std::string& text) {
     return out;
 }
 
-} // namespace conformance
+} // namespace formatbench::conformance

@@ -1,12 +1,12 @@
-// Helpers of the plugin conformance suite: the registry of built plugins,
-// scratch directories, deterministic test data and its comparison, plain
-// C-ABI drivers (to see a plugin's own status and message, unwrapped by the
-// host), and running a case in a child process so a crash is a failure of
-// that case instead of the end of the suite.
+// Building blocks of the plugin conformance checks (conformance.hpp), shared
+// by `formatbench check-plugin` and the GoogleTest suite: scratch
+// directories, deterministic test data and its comparison, plain C-ABI
+// drivers (to see a plugin's own status and message, unwrapped by the host),
+// and running a check in a child process so that a crash or a hang is a
+// failure of that check instead of the end of the checker.
 #pragma once
 
 #include "plugin_handle.hpp"
-#include "registry.hpp"
 
 #include <formatbench/plugin.h>
 
@@ -17,10 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace conformance {
-
-// Every plugin in FB_TEST_PLUGIN_DIR, loaded once per process.
-formatbench::registry& plugins();
+namespace formatbench::conformance {
 
 // A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
 class scratch_dir {
@@ -100,15 +97,23 @@ c_result c_open_write(const fb_plugin_descriptor& d, const std::string& path, fb
 c_result c_open_read(const fb_plugin_descriptor& d, const std::string& path, fb_dtype dtype,
                      std::uint64_t count, const formatbench::option_list& options, bool& stream_returned);
 
-// Result of a case run in a child process.
-struct child_outcome {
-    enum kind { passed, failed, skipped, crashed } what = passed;
-    std::string text; // failure or skip reason, or how the child died
+// What one check found.
+struct outcome {
+    enum kind { passed, failed, skipped } what = passed;
+    std::string reason; // why it failed or was skipped; empty when it passed
+    std::string note;   // something worth saying even when it passed
+
+    static outcome pass(std::string note = {}) { return {passed, {}, std::move(note)}; }
+    static outcome fail(std::string why) { return {failed, std::move(why), {}}; }
+    static outcome skip(std::string why) { return {skipped, std::move(why), {}}; }
 };
 
-// Runs body in a forked child with a time limit. body returns "" to pass,
-// "SKIP: why" to skip, anything else is the failure message.
-child_outcome run_in_child(const std::function<std::string()>& body, unsigned timeout_seconds = 60);
+// Runs body in a forked child with a time limit of timeout_seconds (SIGALRM
+// in the child, SIGKILL from the parent a little later in case the plugin
+// blocks the alarm). A child that dies from a signal, exits without a
+// result or runs out of time is a failure saying so; an exception that
+// escapes body is a failure with its message.
+outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seconds);
 
 // The largest-element dtype the plugin supports (most bytes per value).
 fb_dtype widest_dtype(const formatbench::plugin& p);
@@ -116,4 +121,13 @@ fb_dtype widest_dtype(const formatbench::plugin& p);
 // Test names may hold only [A-Za-z0-9_].
 std::string sanitize(const std::string& text);
 
-} // namespace conformance
+// The regular files a plugin wrote at path (the path itself, or the files
+// inside it for directory output).
+std::vector<std::string> output_files(const std::string& path);
+
+// Whether this process is kept out of a 0555 folder (false for root or with
+// CAP_DAC_OVERRIDE, where a read-only folder proves nothing). Probes inside
+// scratch.
+bool permissions_are_enforced(const std::string& scratch);
+
+} // namespace formatbench::conformance

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""The runner's own cost, and streaming memory bound (issue targets).
+
+  bench/runner-overhead.py [BUILD_DIR] [--reps 21] [--streamed-count 1e9]
+
+1. The memory plugin through the whole runner (fork isolation, plugin ABI,
+   timing) against bench/memory_loop, a tight loop of the same copies, at
+   10^6 doubles: medians and their ratio. The runs alternate, three times.
+2. A streamed raw case (default 10^9 doubles = 8 GB, chunk 16 MiB): write,
+   read and verify through the runner; prints the peak RSS it reports.
+Figures only: nothing here passes or fails.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("build", nargs="?", default="build")
+    ap.add_argument("--reps", type=int, default=21)
+    ap.add_argument("--streamed-count", default="1e9")
+    ap.add_argument("--skip-streamed", action="store_true")
+    a = ap.parse_args()
+    fb = os.path.join(a.build, "core", "formatbench")
+    loop = os.path.join(a.build, "bench", "memory_loop")
+    with tempfile.TemporaryDirectory(prefix="fb-overhead-") as work:
+        study = os.path.join(work, "memory.yaml")
+        with open(study, "w") as f:
+            f.write("name: runner-overhead\n"
+                    f"defaults: {{repeat: {a.reps}, warmup: 1}}\n"
+                    "datasets: [{dtype: f64, count: 1e6}]\nformats: [memory]\n")
+        print(f"== memory plugin through the runner vs a tight loop of the same copies, n = 10^6 f64, "
+              f"median of {a.reps}")
+        print(f"{'round':<7}{'runner write':>14}{'loop write':>12}{'ratio':>8}{'runner read':>14}{'loop read':>12}{'ratio':>8}")
+        for i in range(3):
+            out = os.path.join(work, f"r{i}.json")
+            subprocess.run([fb, "run", study, "--json", out, "--no-console"], check=True)
+            case = json.load(open(out))["cases"][0]
+            rw, rr = case["write"]["median_s"], case["read"]["median_s"]
+            d = json.loads(subprocess.run([loop, "1000000", str(a.reps)], check=True, capture_output=True,
+                                          text=True).stdout)
+            print(f"{i + 1:<7}{rw * 1e3:>11.3f} ms{d['write_s'] * 1e3:>9.3f} ms{rw / d['write_s']:>8.3f}"
+                  f"{rr * 1e3:>11.3f} ms{d['read_s'] * 1e3:>9.3f} ms{rr / d['read_s']:>8.3f}")
+        print("ratio = runner median / loop median (target: within 2%, i.e. <= 1.02)")
+        if a.skip_streamed:
+            return 0
+        study = os.path.join(work, "streamed.yaml")
+        with open(study, "w") as f:
+            f.write("name: streamed\n"
+                    "defaults: {repeat: 1, warmup: 0, chunk: 16MiB}\n"
+                    f"datasets: [{{dtype: f64, count: {a.streamed_count}}}]\nformats: [raw]\n")
+        out = os.path.join(work, "streamed.json")
+        data = os.path.join(work, "data")
+        os.mkdir(data)
+        subprocess.run([fb, "run", study, "--json", out, "--no-console", "--directory", data], check=True)
+        case = json.load(open(out))["cases"][0]
+        print(f"\n== streamed raw case: {a.streamed_count} f64 = {case['payload_bytes'] / 1e9:.1f} GB, chunk 16 MiB")
+        print(f"status {case['status']}, verified {case['verify']['compared']} values, "
+              f"{case['verify']['mismatches']} mismatches")
+        print(f"write {case["write"]["median_s"]:.2f} s, read {case["read"]["median_s"]:.2f} s, "
+              f"peak RSS {case['peak_rss_bytes'] / 2**20:.1f} MiB (target: under 256 MB)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+// `formatbench report RESULTS.json... -o report.html [--svg-dir DIR]`: one
+// self-contained HTML file (inline CSS and SVG, no script, no network) from
+// one or more results records; --svg-dir also writes every chart as a
+// standalone SVG file. Bad or unreadable records exit with status 2.
+#include "commands.hpp"
+#include "compare.hpp"
+#include "error.hpp"
+#include "output.hpp"
+#include "report/html.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+
+namespace formatbench::cli {
+namespace {
+
+// The file name, or more of the path when two records share a name.
+std::vector<std::string> record_names(const std::vector<std::string>& paths) {
+    std::vector<std::string> names;
+    for (const auto& p : paths)
+        names.push_back(std::filesystem::path(p).filename().string());
+    for (std::size_t i = 0; i < names.size(); ++i)
+        for (std::size_t j = 0; j < names.size(); ++j)
+            if (i != j && names[i] == names[j]) names[i] = fmt::format("{} ({})", paths[i], i + 1);
+    return names;
+}
+
+} // namespace
+
+void add_report_command(CLI::App& app, const global_options& /*global*/, command_action& action) {
+    struct arguments {
+        std::vector<std::string> files;
+        std::string output, svg_dir, title;
+    };
+    auto args = std::make_shared<arguments>();
+    auto* cmd = app.add_subcommand("report",
+                                   "write a self-contained HTML report with charts from one or more "
+                                   "results records (run --json); several records are compared side by side");
+    cmd->add_option("RESULTS", args->files, "results records (JSON)")->required();
+    cmd->add_option("-o,--output", args->output, "the HTML file to write")->required()->type_name("FILE");
+    cmd->add_option("--svg-dir", args->svg_dir,
+                    "also write each chart as a standalone SVG file in this folder")
+        ->type_name("DIR");
+    cmd->add_option("--title", args->title, "page title (default: from the study names)");
+    cmd->callback([&action, args] {
+        action = [args] {
+            std::vector<report_input> inputs;
+            const std::vector<std::string> names = record_names(args->files);
+            for (std::size_t i = 0; i < args->files.size(); ++i)
+                inputs.push_back({names[i], load_results_file(args->files[i])});
+            const html_report r = render_html_report(inputs, args->title);
+            write_file_atomically(args->output, r.html);
+            if (!args->svg_dir.empty()) {
+                std::error_code ec;
+                std::filesystem::create_directories(args->svg_dir, ec);
+                if (ec) throw usage_error(fmt::format("--svg-dir {}: {}", args->svg_dir, ec.message()));
+                for (const auto& [stem, text] : r.charts)
+                    write_file_atomically((std::filesystem::path(args->svg_dir) / (stem + ".svg")).string(),
+                                          text);
+            }
+            fmt::print(stderr, "formatbench: wrote {} ({} charts{})\n", args->output, r.charts.size(),
+                       args->svg_dir.empty() ? "" : ", also as SVG files in " + args->svg_dir);
+            return exit_ok;
+        };
+    });
+}
+
+} // namespace formatbench::cli

@@ -1,0 +1,33 @@
+// The self-contained HTML report (`formatbench report`): one XHTML-compatible
+// file with inline CSS and inline SVG charts (svg.hpp), no script, no network
+// resource. For one or more results records it shows each record's context,
+// the summary tables, throughput bars with min..max error bars, speed-ups
+// against the baseline, size ratio vs throughput with the Pareto front, and a
+// log-axis line chart for every swept numeric parameter. Several records are
+// shown side by side as one series per record.
+#pragma once
+
+#include "../result.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace formatbench {
+
+struct report_input {
+    std::string name; // how the record is named in the report (e.g. the file name)
+    study_result result;
+};
+
+struct html_report {
+    std::string html;
+    // Each chart as a standalone SVG document: (file stem, text); stems are
+    // unique and safe as file names.
+    std::vector<std::pair<std::string, std::string>> charts;
+};
+
+// `title` heads the page ("" = derived from the study names).
+html_report render_html_report(const std::vector<report_input>& inputs, const std::string& title);
+
+} // namespace formatbench

@@ -1,0 +1,195 @@
+/* ABI evolution test plugin, in plain C (C11) with only plugin.h. One source,
+ * built three times with ABI_CLAIM:
+ *   10  an ordinary 1.0 plugin: the descriptor of this header;
+ *   11  a plugin from a hypothetical 1.1 SDK whose descriptor APPENDS a field
+ *       (a minor may only append): it claims abi_minor 1 and the larger
+ *       struct_size, and a 1.0 host must load it, ignoring the new field;
+ *   20  a plugin of a newer major (2.0), which a 1.x host must refuse.
+ * Apart from the claim it is a conforming plugin (it passes check-plugin):
+ * raw bytes through stdio, its one option validated by the plugin itself,
+ * the file size checked against the count on read. */
+#define _POSIX_C_SOURCE 200809L /* fileno */
+#include <formatbench/plugin.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef ABI_CLAIM
+#error "build with -DABI_CLAIM=10, 11 or 20"
+#endif
+
+struct fb_stream {
+    FILE* file;
+    size_t element_size;
+    char path[4096];
+};
+
+static size_t element_size(fb_dtype d) {
+    switch (d) {
+    case FB_DTYPE_F64:
+    case FB_DTYPE_I64: return 8;
+    case FB_DTYPE_F32:
+    case FB_DTYPE_I32: return 4;
+    case FB_DTYPE_U8: return 1;
+    }
+    return 0;
+}
+
+static fb_status fail(char* err, size_t size, fb_status st, const char* what, const char* path,
+                      const char* why) {
+    snprintf(err, size, "abi_plugin: %s '%s': %s", what, path, why);
+    return st;
+}
+
+/* buffer_size: stdio buffer bytes, 0 = stdio's default. */
+static const fb_option_decl options[] = {
+    {"buffer_size", FB_OPT_INT, "0", 0, 1048576, 1, NULL, "stdio buffer size in bytes; 0 = the default"},
+};
+
+/* Options are checked by the plugin itself too: the host's check is not the
+ * only caller (a plugin author's own tests, other hosts). */
+static fb_status parse_options(const fb_open_args* args, long* buffer_size, char* err, size_t err_size) {
+    *buffer_size = 0;
+    for (size_t i = 0; i < args->option_count; ++i) {
+        const char *name = args->options[i].name, *value = args->options[i].value;
+        if (strcmp(name, "buffer_size") != 0)
+            return fail(err, err_size, FB_E_INVALID_OPTION, "unknown option for", args->path, name);
+        char* end = NULL;
+        errno = 0;
+        long v = value && *value ? strtol(value, &end, 10) : -1;
+        if (!value || !*value || errno || *end || v < 0 || v > 1048576)
+            return fail(err, err_size, FB_E_INVALID_OPTION, "option buffer_size for", args->path,
+                        "expected an integer in [0, 1048576]");
+        *buffer_size = v;
+    }
+    return FB_OK;
+}
+
+static fb_status open_stream(const fb_open_args* args, int writing, fb_stream** out, char* err,
+                             size_t err_size) {
+    *out = NULL;
+    long buffer_size;
+    fb_status st = parse_options(args, &buffer_size, err, err_size);
+    if (st != FB_OK) return st;
+    fb_stream* s = calloc(1, sizeof *s);
+    if (!s) return FB_E_NO_MEMORY;
+    s->element_size = element_size(args->dtype);
+    snprintf(s->path, sizeof s->path, "%s", args->path);
+    s->file = fopen(args->path, writing ? "wb" : "rb");
+    if (!s->file) {
+        st = fail(err, err_size, FB_E_IO, "cannot open", args->path, strerror(errno));
+        free(s);
+        return st;
+    }
+    if (buffer_size > 0) setvbuf(s->file, NULL, _IOFBF, (size_t)buffer_size);
+    if (!writing) {
+        /* The file holds exactly count elements, or it is not ours. */
+        struct stat info;
+        if (fstat(fileno(s->file), &info) == 0 && S_ISREG(info.st_mode)) {
+            unsigned long long want = (unsigned long long)args->count * s->element_size;
+            unsigned long long have = (unsigned long long)info.st_size;
+            if (have != want) {
+                st = fail(err, err_size, have < want ? FB_E_TRUNCATED : FB_E_CORRUPT, "size of", args->path,
+                          have < want ? "the file is shorter than the data asked for"
+                                      : "the file is longer than the data asked for");
+                fclose(s->file);
+                free(s);
+                return st;
+            }
+        }
+    }
+    *out = s;
+    return FB_OK;
+}
+
+static fb_status open_write(const fb_open_args* args, fb_stream** out, char* err, size_t err_size) {
+    return open_stream(args, 1, out, err, err_size);
+}
+
+static fb_status open_read(const fb_open_args* args, fb_stream** out, char* err, size_t err_size) {
+    return open_stream(args, 0, out, err, err_size);
+}
+
+static fb_status write_data(fb_stream* s, const void* data, uint64_t count, char* err, size_t err_size) {
+    if (count && fwrite(data, s->element_size, count, s->file) != count)
+        return fail(err, err_size, FB_E_IO, "cannot write", s->path, strerror(errno));
+    return FB_OK;
+}
+
+static fb_status read_data(fb_stream* s, void* data, uint64_t count, char* err, size_t err_size) {
+    if (count && fread(data, s->element_size, count, s->file) != count) {
+        int io = ferror(s->file);
+        return fail(err, err_size, io ? FB_E_IO : FB_E_TRUNCATED, "cannot read", s->path,
+                    io ? strerror(errno) : "file too short");
+    }
+    return FB_OK;
+}
+
+static fb_status close_stream(fb_stream* s, char* err, size_t err_size) {
+    fb_status st = FB_OK;
+    if (fclose(s->file) != 0) st = fail(err, err_size, FB_E_IO, "cannot close", s->path, strerror(errno));
+    free(s);
+    return st;
+}
+
+#if ABI_CLAIM == 11
+/* The hypothetical 1.1 descriptor: the 1.0 struct with one field appended. */
+typedef struct {
+    fb_plugin_descriptor v1_0;
+    const char* homepage; /* new in "1.1" */
+} descriptor_t;
+#define DESCRIPTOR_MINOR 1
+#define PLUGIN_ID "abi_c_1_1"
+#elif ABI_CLAIM == 20
+typedef struct {
+    fb_plugin_descriptor v1_0;
+} descriptor_t;
+#define DESCRIPTOR_MINOR 0
+#define PLUGIN_ID "abi_c_2_0"
+#else
+typedef struct {
+    fb_plugin_descriptor v1_0;
+} descriptor_t;
+#define DESCRIPTOR_MINOR 0
+#define PLUGIN_ID "abi_c_1_0"
+#endif
+
+static const descriptor_t descriptor = {
+    .v1_0 =
+        {
+            .magic = FB_PLUGIN_MAGIC,
+            .abi_major = ABI_CLAIM / 10,
+            .abi_minor = DESCRIPTOR_MINOR,
+            .struct_size = sizeof(descriptor_t),
+            .option_decl_size = sizeof(fb_option_decl),
+            .id = PLUGIN_ID,
+            .version = "1.0.0",
+            .description = "ABI evolution test plugin in plain C: raw bytes through stdio",
+            .license = "MIT",
+            .extension = "bin",
+            .dtypes = FB_DTYPES_ALL,
+            .flags = FB_CAP_LOSSLESS,
+            .options = options,
+            .option_count = 1,
+            .is_lossless = NULL,
+            .open_write = open_write,
+            .write = write_data,
+            .close_write = close_stream,
+            .open_read = open_read,
+            .read = read_data,
+            .close_read = close_stream,
+            .get_extension = NULL,
+        },
+#if ABI_CLAIM == 11
+    .homepage = "https://example.org/abi_c",
+#endif
+};
+
+FB_PLUGIN_EXPORT const fb_plugin_descriptor* fb_plugin_entry(uint16_t host_major, uint16_t host_minor) {
+    (void)host_major;
+    (void)host_minor;
+    return &descriptor.v1_0;
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Reliability end to end: misbehaving plugins become failed cases while the
+# good results stay intact; a SIGKILLed run resumes to the same set of cases;
+# SIGINT stops cleanly (exit 130, results written, data files removed); a bad
+# or full data directory fails its cases with the path and the reason.
+source "$(dirname "$0")/lib.sh"
+cd "$work"
+json_field() { python3 - "$@"; }
+
+# ---- 1. misbehaving plugins beside good ones
+cat > bad.yaml <<'YAML'
+name: misbehaving
+defaults: {repeat: 2, warmup: 0, timeout: 3}
+datasets: [{dtype: f64, count: 1e5}]
+formats:
+  - raw
+  - memory
+  - {label: segfault, plugin: misbehave, options: {mode: segfault}}
+  - {label: abort, plugin: misbehave, options: {mode: abort}}
+  - {label: exit, plugin: misbehave, options: {mode: exit}}
+  - {label: hang, plugin: misbehave, options: {mode: hang}}
+  - {label: wrong-data, plugin: misbehave, options: {mode: wrong_data}}
+  - {label: fail-write, plugin: misbehave, options: {mode: fail_write}}
+  - {label: good-misbehave, plugin: misbehave, options: {mode: ok}}
+YAML
+expect_status 1 "$FB" --plugin-path "$FB_TEST_PLUGINS" run bad.yaml --json bad.json --no-console
+cat > good.yaml <<'YAML'
+name: well-behaved
+defaults: {repeat: 2, warmup: 0, timeout: 3}
+datasets: [{dtype: f64, count: 1e5}]
+formats:
+  - raw
+  - memory
+  - {label: good-misbehave, plugin: misbehave, options: {mode: ok}}
+YAML
+expect_status 0 "$FB" --plugin-path "$FB_TEST_PLUGINS" run good.yaml --json good.json --no-console
+python3 - bad.json good.json <<'PY' || fail "misbehaving study results"
+import json, sys
+bad = {c["format"]["label"]: c for c in json.load(open(sys.argv[1]))["cases"]}
+good = {c["format"]["label"]: c for c in json.load(open(sys.argv[2]))["cases"]}
+expect = {
+    "segfault": ("crashed", "signal 11"),
+    "abort": ("crashed", "signal 6"),
+    "exit": ("failed", "exited with status 3"),
+    "hang": ("timeout", "timeout of 3 s"),
+    "wrong-data": ("failed", "1 of 100000 values read back differ"),
+    "fail-write": ("failed", "failed on purpose"),
+}
+for label, (status, text) in expect.items():
+    c = bad[label]
+    assert c["status"] == status, (label, c["status"], c["error"])
+    assert text in c["error"], (label, c["error"])
+    print(f"{label:12} {c['status']:8} {c['error']}")
+for label in good:
+    b, g = bad[label], good[label]
+    assert b["status"] == g["status"] == "ok", label
+    assert len(b["samples"]) == len(g["samples"]) == 2, label
+    for k in ("key", "payload_bytes", "file_bytes", "verify"):
+        assert b[k] == g[k], (label, k, b[k], g[k])
+    print(f"{label:12} ok in both studies, same key, sizes and verification")
+PY
+
+# ---- 2. SIGKILL in the middle, then --resume: the same set of cases
+cat > long.yaml <<'YAML'
+name: resumable
+defaults: {repeat: 3, warmup: 0}
+datasets: [{dtype: f64, count: [1e5, 2e5, 4e5]}]
+formats: [raw, mmap, memory, {label: text, plugin: ascii}]
+YAML
+mkdir data
+"$FB" run long.yaml --log run.jsonl --directory data --no-console >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do
+  [ -f run.jsonl ] && [ "$(wc -l < run.jsonl)" -ge 3 ] && break
+  sleep 0.05
+done
+kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+done_before=$(wc -l < run.jsonl)
+[ "$done_before" -ge 3 ] && [ "$done_before" -lt 12 ] || fail "expected a partial log, got $done_before lines"
+expect_status 0 "$FB" run long.yaml --resume run.jsonl --directory data --json resumed.json --no-console
+expect_status 0 "$FB" run long.yaml --json full.json --no-console
+python3 - resumed.json full.json run.jsonl "$done_before" <<'PY' || fail "resume lost or repeated cases"
+import json, sys
+resumed = [c["key"] for c in json.load(open(sys.argv[1]))["cases"]]
+full = [c["key"] for c in json.load(open(sys.argv[2]))["cases"]]
+log = [json.loads(l)["key"] for l in open(sys.argv[3]) if l.strip()]
+assert sorted(resumed) == sorted(full) and len(set(resumed)) == len(full) == 12, (resumed, full)
+assert sorted(log) == sorted(full), "the log holds every case exactly once"
+assert all(json.load(open(sys.argv[1]))["cases"][i]["status"] == "ok" for i in range(12))
+print(f"killed after {sys.argv[4]} cases; resumed run has all {len(full)} cases, same keys as an uninterrupted run")
+PY
+
+# ---- 3. SIGINT: exit 130, completed results written, no data files left
+rm -rf data && mkdir data
+"$FB" run long.yaml --directory data --json interrupted.json --no-console --log int.jsonl >/dev/null 2>int.err &
+pid=$!
+for _ in $(seq 1 600); do
+  [ -f int.jsonl ] && [ "$(wc -l < int.jsonl)" -ge 2 ] && break
+  sleep 0.05
+done
+kill -INT "$pid"
+status=0; wait "$pid" || status=$?
+[ "$status" = 130 ] || { cat int.err; fail "SIGINT: expected exit 130, got $status"; }
+expect_in int.err "interrupted"
+expect_in int.err "--resume int.jsonl"
+[ -z "$(ls -A data)" ] || fail "data files left after SIGINT: $(ls data)"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert 2 <= len(d["cases"]) < 12 and all(c["status"]=="ok" for c in d["cases"])' interrupted.json \
+  || fail "SIGINT: completed results not written"
+
+# ---- 4. a data directory that does not exist or fills up
+expect_status 1 "$FB" --plugin-path "$FB_TEST_PLUGINS" run good.yaml --directory "$work/missing/dir" --json missing.json --no-console
+python3 - missing.json "$work/missing/dir" <<'PY' || fail "missing directory"
+import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+files = [c for c in cases if c["format"]["plugin"] != "memory"]
+assert len(cases) == 3 and files
+for c in files:
+    assert c["status"] == "failed" and sys.argv[2] in c["error"] and "No such file or directory" in c["error"], c["error"]
+PY
+if [ "$(id -u)" = 0 ] && mkdir small && mount -t tmpfs -o size=256k tmpfs small 2>/dev/null; then
+  trap 'umount "$work/small" 2>/dev/null || true; rm -rf "$work"' EXIT
+  expect_status 1 "$FB" --plugin-path "$FB_TEST_PLUGINS" run good.yaml --directory "$work/small" --json full-fs.json --no-console
+  python3 - full-fs.json <<'PY' || fail "full directory"
+import json, sys
+for c in json.load(open(sys.argv[1]))["cases"]:
+    if c["format"]["plugin"] == "memory":
+        assert c["status"] == "ok"
+    else:
+        assert c["status"] == "failed" and "No space left on device" in c["error"], c["error"]
+PY
+  [ -z "$(ls -A small)" ] || fail "files left in the full directory: $(ls small)"
+  umount small
+else
+  echo "full-directory check needs root to mount a small tmpfs: not run here"
+fi
+echo "reliability: ok"

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# `formatbench run` end to end: the default study's record (exactness of each
+# format, fixed-16 error near 1e-16), the JSON against its schema, the CSV
+# against the JSON, cold-cache residency, plan, and --set.
+source "$(dirname "$0")/lib.sh"
+cd "$work"
+PY=/usr/bin/python3
+
+# ---- the default study (compiled in), shortened
+expect_status 0 "$FB" run --set repeat=2 --set warmup=0 --json default.json --csv default.csv --markdown default.md
+for label in ascii-fixed16 ascii-shortest raw mmap zlib memory; do expect_in "$work/out" " $label "; done
+expect_in "$work/out" "MB/s: 10^6 bytes of payload"
+expect_in "$work/out" "speed-up"
+$PY - default.json default.csv <<'PY' || fail "default study record"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+cases = {c["format"]["label"]: c for c in d["cases"]}
+assert set(cases) == {"ascii-fixed16", "ascii-shortest", "raw", "mmap", "zlib", "memory"}, set(cases)
+for label, c in cases.items():
+    assert c["status"] == "ok", (label, c["error"])
+    assert c["payload_bytes"] == 8_000_000 and len(c["samples"]) == 2, label
+    v = c["verify"]
+    assert v["checked"] and v["compared"] == 1_000_000, label
+    if label == "ascii-fixed16":
+        # (f0.16) keeps 16 decimals: values in [0,1) come back within ~1e-16.
+        assert not v["lossless_expected"] and v["mismatches"] > 0, v
+        assert 1e-17 < v["max_abs_error"] < 2e-16, v
+    else:
+        assert v["lossless_expected"] and v["mismatches"] == 0, (label, v)
+assert cases["raw"]["file_bytes"] == 8_000_000 and cases["memory"]["file_bytes"] == 0
+assert d["context"]["cores"] >= 1 and d["context"]["filesystem"]
+# The CSV holds the same numbers as the JSON.
+rows = {r["format"]: r for r in csv.DictReader(open(sys.argv[2], newline=""))}
+assert set(rows) == set(cases), set(rows)
+for label, c in cases.items():
+    r = rows[label]
+    assert int(r["file_bytes"]) == c["file_bytes"], label
+    assert float(r["write_median_s"]) == c["write"]["median_s"], (label, r["write_median_s"], c["write"])
+    assert float(r["read_median_s"]) == c["read"]["median_s"], label
+    assert int(r["mismatches"]) == c["verify"]["mismatches"], label
+print("default study: exactness as expected; CSV equals JSON")
+PY
+$PY - default.json "$FB_SOURCE_ROOT/docs/results-schema.json" <<'PY' || fail "JSON does not validate against docs/results-schema.json"
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+print("default.json validates against the schema")
+PY
+expect_in default.md "| ascii-fixed16 "
+
+# ---- cold cache: the resident fraction is measured after the cache step
+cat > cold.yaml <<'YAML'
+name: cold
+defaults: {repeat: 3, warmup: 0, cache: [warm, cold]}
+datasets: [{dtype: f64, count: 4e6}]
+formats: [raw]
+YAML
+mkdir data
+expect_status 0 "$FB" run cold.yaml --directory data --json cold.json --no-console
+fs=$(stat -f -c %T data)
+$PY - cold.json "$fs" <<'PY' || fail "cold cache residency"
+import json, sys
+cases = {c["params"]["cache"]: c for c in json.load(open(sys.argv[1]))["cases"]}
+warm = [s["resident_fraction"] for s in cases["warm"]["samples"]]
+cold = [s["resident_fraction"] for s in cases["cold"]["samples"]]
+print(f"file system {sys.argv[2]}: resident fraction warm {warm}, cold {cold}")
+assert all(f > 0.9 for f in warm), warm
+if sys.argv[2] not in ("tmpfs", "ramfs"):  # those have no backing store to drop to
+    assert all(0 <= f < 0.1 for f in cold), cold
+PY
+
+# ---- plan and --set
+expect_status 0 "$FB" plan cold.yaml
+expect_in "$work/out" "cold"
+expect_in "$work/out" "warm"
+expect_status 2 "$FB" plan cold.yaml --set defaults.cahce=cold
+expect_in "$work/err" "did you mean 'cache'"
+expect_status 2 "$FB" run cold.yaml --set 'defaults.repeat=-1'
+expect_in "$work/err" "cold.yaml:"
+echo "run: ok"

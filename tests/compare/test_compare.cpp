@@ -1,0 +1,234 @@
+// Unit tests of compare (core/src/compare.hpp) on synthetic records:
+// matching by key and by options, ratios, geometric mean, unmatched and not
+// comparable cases, the unreliable flag and the threshold gate.
+#include "compare.hpp"
+#include "error.hpp"
+#include "synthetic.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <sstream>
+
+using namespace formatbench;
+using formatbench::test::make_case;
+using formatbench::test::make_result;
+
+namespace {
+
+const case_comparison* find(const comparison& c, const std::string& label) {
+    for (const auto& k : c.cases)
+        if (k.label == label) return &k;
+    return nullptr;
+}
+
+} // namespace
+
+TEST(Compare, IdenticalRecordsShowNoChange) {
+    const study_result a =
+        make_result({make_case("d", "raw", 0.01, 0.002), make_case("d", "zlib", 0.2, 0.05)});
+    compare_options o;
+    o.threshold = 0.05;
+    const comparison c = compare_results(a, a, o);
+    ASSERT_EQ(c.cases.size(), 2u);
+    EXPECT_TRUE(c.only_base.empty());
+    EXPECT_TRUE(c.only_new.empty());
+    for (const auto& k : c.cases) {
+        EXPECT_EQ(k.kind, match_kind::key);
+        EXPECT_DOUBLE_EQ(k.write.ratio, 1.0);
+        EXPECT_DOUBLE_EQ(k.read.ratio, 1.0);
+        EXPECT_GT(k.write.p, 0.9);
+        EXPECT_FALSE(k.slower());
+        EXPECT_FALSE(k.unreliable);
+    }
+    EXPECT_DOUBLE_EQ(c.geomean_write, 1.0);
+    EXPECT_DOUBLE_EQ(c.geomean_read, 1.0);
+    EXPECT_FALSE(c.gate_fails());
+}
+
+TEST(Compare, PlantedSlowdownIsFlaggedAndGated) {
+    const study_result base =
+        make_result({make_case("d", "raw", 0.01, 0.002), make_case("d", "zlib", 0.2, 0.05)});
+    const study_result next =
+        make_result({make_case("d", "raw", 0.012, 0.002), make_case("d", "zlib", 0.2, 0.05)});
+    compare_options o;
+    o.threshold = 0.05;
+    const comparison c = compare_results(base, next, o);
+    const case_comparison* raw = find(c, "raw");
+    ASSERT_NE(raw, nullptr);
+    EXPECT_NEAR(raw->write.ratio, 1.2, 1e-12);
+    EXPECT_LT(raw->write.p, 1e-4); // every new sample is above every base sample: exact p = 2 / C(24, 12)
+    EXPECT_TRUE(raw->write.slower);
+    EXPECT_FALSE(raw->read.slower);
+    EXPECT_TRUE(raw->slower());
+    EXPECT_FALSE(find(c, "zlib")->slower());
+    EXPECT_EQ(c.slower_count(), 1u);
+    EXPECT_TRUE(c.gate_fails());
+    // geomean of write ratios 1.2 and 1.0
+    EXPECT_NEAR(c.geomean_write, std::sqrt(1.2), 1e-12);
+
+    o.threshold = 0.25; // 20% is within a 25% threshold
+    EXPECT_FALSE(compare_results(base, next, o).gate_fails());
+    o.threshold.reset(); // no threshold: verdict still given, never gates
+    const comparison no_gate = compare_results(base, next, o);
+    EXPECT_EQ(no_gate.slower_count(), 1u);
+    EXPECT_FALSE(no_gate.gate_fails());
+}
+
+TEST(Compare, SignificantButSmallChangeIsNotBeyondThreshold) {
+    const study_result base = make_result({make_case("d", "raw", 0.010, 0.002)});
+    const study_result next = make_result({make_case("d", "raw", 0.0102, 0.002)}); // +2%, clearly significant
+    compare_options o;
+    o.threshold = 0.05;
+    const comparison c = compare_results(base, next, o);
+    EXPECT_LT(c.cases.at(0).write.p, 0.05);
+    EXPECT_FALSE(c.cases.at(0).write.slower);
+    EXPECT_FALSE(c.gate_fails());
+    o.threshold = 0.01;
+    EXPECT_TRUE(compare_results(base, next, o).gate_fails());
+}
+
+TEST(Compare, NotSignificantIsNotSlowerEvenWhenTheRatioIsLarge) {
+    // Overlapping samples: base 1, 2, 3 ... new 1.5, 2.5, ...: medians differ, U test does not reject.
+    study_result base = make_result({make_case("d", "raw", 1, 1, 3)});
+    study_result next = make_result({make_case("d", "raw", 1, 1, 3)});
+    base.cases[0].samples[0].write.wall_s = 1;
+    base.cases[0].samples[1].write.wall_s = 2;
+    base.cases[0].samples[2].write.wall_s = 3;
+    next.cases[0].samples[0].write.wall_s = 1.5;
+    next.cases[0].samples[1].write.wall_s = 2.5;
+    next.cases[0].samples[2].write.wall_s = 3.5;
+    compare_options o;
+    o.threshold = 0.05;
+    const comparison c = compare_results(base, next, o);
+    EXPECT_NEAR(c.cases[0].write.ratio, 1.25, 1e-12);
+    EXPECT_GT(c.cases[0].write.p, 0.05);
+    EXPECT_FALSE(c.cases[0].write.slower);
+    EXPECT_TRUE(c.cases[0].unreliable); // 3 < 9 repetitions
+    EXPECT_EQ(c.unreliable_count(), 1u);
+}
+
+TEST(Compare, FasterIsReportedNotGated) {
+    const study_result base = make_result({make_case("d", "raw", 0.01, 0.002)});
+    const study_result next = make_result({make_case("d", "raw", 0.005, 0.002)});
+    compare_options o;
+    o.threshold = 0.05;
+    const comparison c = compare_results(base, next, o);
+    EXPECT_TRUE(c.cases[0].write.faster);
+    EXPECT_FALSE(c.cases[0].slower());
+    EXPECT_FALSE(c.gate_fails());
+    EXPECT_NEAR(c.geomean_write, 0.5, 1e-12);
+}
+
+TEST(Compare, GeometricMean) {
+    EXPECT_DOUBLE_EQ(geometric_mean({2.0, 8.0}), 4.0);
+    EXPECT_NEAR(geometric_mean({2.0, 0.5}), 1.0, 1e-15);
+    EXPECT_NEAR(geometric_mean({3.0, NAN, -1.0}), 3.0, 1e-15); // non-finite and non-positive ignored
+    EXPECT_TRUE(std::isnan(geometric_mean({})));
+}
+
+TEST(Compare, UnmatchedCasesAreListedOnBothSides) {
+    const study_result base =
+        make_result({make_case("d", "raw", 0.01, 0.002), make_case("d", "mmap", 0.01, 0.002)});
+    const study_result next =
+        make_result({make_case("d", "raw", 0.01, 0.002), make_case("e", "raw", 0.01, 0.002)});
+    const comparison c = compare_results(base, next, {});
+    ASSERT_EQ(c.cases.size(), 1u);
+    ASSERT_EQ(c.only_base.size(), 1u);
+    EXPECT_EQ(c.only_base[0].label, "mmap");
+    ASSERT_EQ(c.only_new.size(), 1u);
+    EXPECT_EQ(c.only_new[0].dataset, "e");
+    std::ostringstream table;
+    write_comparison(c, "table", table);
+    EXPECT_NE(table.str().find("only in base: d / mmap"), std::string::npos) << table.str();
+    EXPECT_NE(table.str().find("only in new: e / raw"), std::string::npos) << table.str();
+}
+
+TEST(Compare, ChangedOptionUnderTheSameLabelIsMatchedWithANote) {
+    const study_result base = make_result({make_case("d", "mis", 0.01, 0.002, 12, {{"slowdown", "0"}})});
+    const study_result next = make_result({make_case("d", "mis", 0.012, 0.0024, 12, {{"slowdown", "20"}})});
+    const comparison c = compare_results(base, next, {});
+    ASSERT_EQ(c.cases.size(), 1u);
+    EXPECT_TRUE(c.only_base.empty());
+    EXPECT_EQ(c.cases[0].kind, match_kind::options_differ);
+    EXPECT_EQ(c.cases[0].note, "options: slowdown=0 -> slowdown=20");
+    EXPECT_TRUE(c.cases[0].write.slower);
+    EXPECT_TRUE(c.cases[0].read.slower);
+}
+
+TEST(Compare, AmbiguousOptionMatchIsNotGuessed) {
+    const study_result base = make_result({make_case("d", "mis", 0.01, 0.002, 12, {{"a", "1"}}),
+                                           make_case("d", "mis", 0.01, 0.002, 12, {{"a", "2"}})});
+    const study_result next = make_result({make_case("d", "mis", 0.01, 0.002, 12, {{"a", "3"}})});
+    const comparison c = compare_results(base, next, {});
+    EXPECT_TRUE(c.cases.empty());
+    EXPECT_EQ(c.only_base.size(), 2u);
+    EXPECT_EQ(c.only_new.size(), 1u);
+}
+
+TEST(Compare, FailedCasesAreNotComparable) {
+    case_result failed = make_case("d", "zlib", 0.2, 0.05, 0);
+    failed.status = case_status::crashed;
+    failed.error = "signal 11";
+    const study_result base =
+        make_result({make_case("d", "raw", 0.01, 0.002), make_case("d", "zlib", 0.2, 0.05)});
+    const study_result next = make_result({make_case("d", "raw", 0.01, 0.002), failed});
+    compare_options o;
+    o.threshold = 0.05;
+    const comparison c = compare_results(base, next, o);
+    ASSERT_EQ(c.cases.size(), 2u);
+    const case_comparison* z = find(c, "zlib");
+    ASSERT_NE(z, nullptr);
+    EXPECT_FALSE(z->comparable);
+    EXPECT_EQ(z->not_comparable_reason, "new crashed: signal 11");
+    EXPECT_FALSE(z->slower());
+    EXPECT_EQ(c.comparable_count(), 1u);
+    EXPECT_DOUBLE_EQ(c.geomean_write, 1.0);
+    EXPECT_FALSE(c.gate_fails());
+    std::ostringstream json_text;
+    write_comparison(c, "json", json_text);
+    const auto j = nlohmann::json::parse(json_text.str());
+    EXPECT_EQ(j["cases"][1]["comparable"], false);
+    EXPECT_EQ(j["cases"][1]["verdict"], "not comparable");
+    EXPECT_EQ(j["comparable"], 1);
+}
+
+TEST(Compare, Renderings) {
+    const study_result base = make_result({make_case("d", "raw", 0.01, 0.002)});
+    const study_result next = make_result({make_case("d", "raw", 0.012, 0.002)});
+    compare_options o;
+    o.threshold = 0.05;
+    comparison c = compare_results(base, next, o);
+    c.base_source = "a.json";
+    c.new_source = "b.json";
+    std::ostringstream t, m, j;
+    write_comparison(c, "table", t);
+    write_comparison(c, "markdown", m);
+    write_comparison(c, "json", j);
+    EXPECT_NE(t.str().find("+20.0%"), std::string::npos) << t.str();
+    EXPECT_NE(t.str().find("write SLOWER"), std::string::npos) << t.str();
+    EXPECT_NE(t.str().find("RESULT: significantly slower beyond the threshold"), std::string::npos);
+    EXPECT_NE(m.str().find("| d | raw |"), std::string::npos) << m.str();
+    const auto parsed = nlohmann::json::parse(j.str());
+    EXPECT_NEAR(parsed["cases"][0]["write"]["ratio"].get<double>(), 1.2, 1e-12);
+    EXPECT_EQ(parsed["gate_fails"], true);
+    EXPECT_NEAR(parsed["threshold"].get<double>(), 0.05, 1e-15);
+    EXPECT_THROW(write_comparison(c, "html", t), usage_error);
+}
+
+TEST(Compare, ParseThreshold) {
+    EXPECT_DOUBLE_EQ(parse_threshold("5%"), 0.05);
+    EXPECT_DOUBLE_EQ(parse_threshold("0.05"), 0.05);
+    EXPECT_DOUBLE_EQ(parse_threshold("0%"), 0.0);
+    EXPECT_DOUBLE_EQ(parse_threshold("12.5%"), 0.125);
+    EXPECT_THROW(parse_threshold("five"), usage_error);
+    EXPECT_THROW(parse_threshold(""), usage_error);
+    EXPECT_THROW(parse_threshold("-1%"), usage_error);
+    EXPECT_THROW(parse_threshold("5%%"), usage_error);
+    EXPECT_THROW(parse_threshold("5 %"), usage_error);
+}
+
+TEST(Compare, LoadResultsFileErrorsAreUsageErrors) {
+    EXPECT_THROW(load_results_file("/nonexistent/x.json"), usage_error);
+}

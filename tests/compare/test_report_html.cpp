@@ -1,0 +1,130 @@
+// Tests of the HTML report and the SVG writer: XML escaping, and a report of
+// two synthetic records (a count sweep, a swept numeric option, a baseline,
+// awkward labels) checked by check_report.py with python3's XML parser
+// against the JSON records it was made from.
+#include "report/html.hpp"
+#include "report/svg.hpp"
+#include "results_json.hpp"
+#include "synthetic.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+using namespace formatbench;
+using formatbench::test::make_case;
+using formatbench::test::make_result;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void write_text(const fs::path& p, const std::string& text) {
+    std::ofstream out(p, std::ios::binary);
+    out << text;
+    ASSERT_TRUE(out.good()) << p;
+}
+
+// A record with two data sets (count 1e3 and 1e5), formats raw (baseline),
+// zlib at levels 1 and 9 and an awkwardly named one; `factor` scales times.
+study_result sample_record(double factor, const std::string& host) {
+    std::vector<case_result> cases;
+    for (std::uint64_t count : {1000u, 100000u}) {
+        const std::string d = count == 1000 ? "f64-uniform-1e3" : "f64-uniform-1e5";
+        const double scale = static_cast<double>(count) / 1000 * factor;
+        auto add = [&](case_result c, std::uint64_t file_bytes) {
+            c.spec.dataset.count = count;
+            c.payload_bytes = count * 8;
+            c.file_bytes = file_bytes;
+            cases.push_back(std::move(c));
+        };
+        add(make_case(d, "raw", 1e-5 * scale, 5e-6 * scale, 7), count * 8);
+        for (const char* level : {"1", "9"}) {
+            case_result z =
+                make_case(d, std::string("zlib level=") + level, (level[0] == '1' ? 4e-5 : 9e-5) * scale,
+                          2e-5 * scale, 7, {{"level", level}});
+            z.spec.format.base_label = "zlib";
+            z.spec.format.plugin = "zlib";
+            add(z, level[0] == '1' ? count * 7 : count * 6);
+        }
+        add(make_case(d, "a<b & \"c\" 'd'", 3e-5 * scale, 3e-5 * scale, 7), count * 9);
+    }
+    study_result r = make_result(cases);
+    r.spec.baseline = "raw";
+    r.spec.name = "synthetic <study>";
+    r.context.host = host;
+    r.context.cpu_model = "Test CPU & co";
+    return r;
+}
+
+} // namespace
+
+TEST(Svg, EscapesTextForXml) {
+    EXPECT_EQ(svg::escape("a<b & \"c\" 'd' >"), "a&lt;b &amp; &quot;c&quot; &#39;d&#39; &gt;");
+    EXPECT_EQ(svg::escape(std::string("x\x01y", 3)), "x\xEF\xBF\xBDy");
+    EXPECT_EQ(svg::escape("tab\tnl\n"), "tab\tnl\n");
+    EXPECT_EQ(svg::number(1234.5), "1234.5");
+    EXPECT_EQ(svg::number(0.1 + 0.2), "0.3");
+}
+
+TEST(Svg, BarChartCarriesItsData) {
+    svg::bar_chart c;
+    c.id = "t";
+    c.title = "T";
+    c.categories = {"a", "b"};
+    c.y = {"throughput", "MB/s", false};
+    c.series = {{"write", {10, 20}, {9, 18}, {11, 25}}};
+    const std::string s = svg::render(c);
+    EXPECT_NE(s.find("data-label=\"b\" data-value=\"20\" data-lo=\"18\" data-hi=\"25\""), std::string::npos)
+        << s;
+    EXPECT_NE(s.find("throughput (MB/s)"), std::string::npos);
+    EXPECT_EQ(s.find("<script"), std::string::npos);
+}
+
+TEST(HtmlReport, ParsesAsXmlAndMatchesTheRecords) {
+    const fs::path dir = fs::temp_directory_path() / ("fb-html-test-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "svg");
+    const study_result a = sample_record(1.0, "machine-a"), b = sample_record(1.3, "machine-b");
+    write_text(dir / "a.json", to_json(a).dump());
+    write_text(dir / "b.json", to_json(b).dump());
+    const html_report r = render_html_report({{"a.json", a}, {"b.json", b}}, "");
+    write_text(dir / "report.html", r.html);
+    for (const auto& [stem, text] : r.charts)
+        write_text(dir / "svg" / (stem + ".svg"), text);
+
+    EXPECT_NE(r.html.find("synthetic &lt;study&gt;"), std::string::npos);
+    EXPECT_NE(r.html.find("Test CPU &amp; co"), std::string::npos);
+    EXPECT_NE(r.html.find("machine-b"), std::string::npos);
+    EXPECT_EQ(r.html.find("a<b"), std::string::npos); // only escaped
+    EXPECT_EQ(r.html.find("<script"), std::string::npos);
+    EXPECT_EQ(r.html.find("http://"), r.html.find("http://www.w3.org/1999/xhtml")); // namespaces only
+
+    const std::string cmd = std::string(FB_PYTHON) + " " + FB_CHECK_REPORT + " " +
+                            (dir / "report.html").string() + " --svg-dir " + (dir / "svg").string() +
+                            " --expect-sweep count --expect-sweep 'option level' " +
+                            (dir / "a.json").string() + " " + (dir / "b.json").string();
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    fs::remove_all(dir);
+}
+
+TEST(HtmlReport, SingleRecordWithAFailedCase) {
+    study_result a = sample_record(1.0, "h");
+    a.cases[1].status = case_status::crashed;
+    a.cases[1].error = "signal 11 <SEGV>";
+    a.cases[1].samples.clear();
+    const html_report r = render_html_report({{"one.json", a}}, "My <title>");
+    EXPECT_NE(r.html.find("<title>My &lt;title&gt;</title>"), std::string::npos);
+    EXPECT_NE(r.html.find("signal 11 &lt;SEGV&gt;"), std::string::npos);
+    const fs::path dir = fs::temp_directory_path() / ("fb-html-test1-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    write_text(dir / "one.json", to_json(a).dump());
+    write_text(dir / "report.html", r.html);
+    const std::string cmd = std::string(FB_PYTHON) + " " + FB_CHECK_REPORT + " " +
+                            (dir / "report.html").string() + " --expect-sweep count " +
+                            (dir / "one.json").string();
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    fs::remove_all(dir);
+}
