@@ -61,7 +61,7 @@ def main():
         print(f"\n== streamed raw case: {a.streamed_count} f64 = {case['payload_bytes'] / 1e9:.1f} GB, chunk 16 MiB")
         print(f"status {case['status']}, verified {case['verify']['compared']} values, "
               f"{case['verify']['mismatches']} mismatches")
-        print(f"write {case["write"]["median_s"]:.2f} s, read {case["read"]["median_s"]:.2f} s, "
+        print(f"write {case['write']['median_s']:.2f} s, read {case['read']['median_s']:.2f} s, "
               f"peak RSS {case['peak_rss_bytes'] / 2**20:.1f} MiB (target: under 256 MB)")
 
 

@@ -1,29 +1,14 @@
 // Element type names and sizes.
 #include "dtype.hpp"
 
+#include <formatbench/plugin.hpp>
+
 namespace formatbench {
 
-std::size_t dtype_size(dtype d) noexcept {
-    switch (d) {
-    case FB_DTYPE_F64:
-    case FB_DTYPE_I64: return 8;
-    case FB_DTYPE_F32:
-    case FB_DTYPE_I32: return 4;
-    case FB_DTYPE_U8: return 1;
-    }
-    return 0;
-}
+// The SDK's definitions, so host and plugins can never disagree.
+std::size_t dtype_size(dtype d) noexcept { return sdk::dtype_size(d); }
 
-const char* dtype_name(dtype d) noexcept {
-    switch (d) {
-    case FB_DTYPE_F64: return "f64";
-    case FB_DTYPE_F32: return "f32";
-    case FB_DTYPE_I64: return "i64";
-    case FB_DTYPE_I32: return "i32";
-    case FB_DTYPE_U8: return "u8";
-    }
-    return "?";
-}
+const char* dtype_name(dtype d) noexcept { return sdk::dtype_name(d); }
 
 std::optional<dtype> parse_dtype(std::string_view name) noexcept {
     for (dtype d : all_dtypes)

@@ -37,6 +37,15 @@ expect_status 1 "$FB" check-plugin "${FB_TEST_PLUGINS:?}/libfb_c_plugin.so" --qu
 expect_in "$work/out" "FAIL  bad_option/fail_on_open='maybe': open_write with fail_on_open='maybe': expected FB_E_INVALID_OPTION, got FB_OK"
 expect_in "$work/out" "FAIL  read_error/garbage_file"
 
+# A plugin that crashes, ends the process or hangs fails those checks, and
+# the checker itself goes on to its summary.
+expect_status 1 "$FB" check-plugin "$FB_TEST_PLUGINS/libfb_misbehave.so" --quick --timeout 2
+expect_in "$work/out" "FAIL  round_trip/f64/n1000/w3/r4097/mode=segfault: crashed with signal 11"
+expect_in "$work/out" "FAIL  round_trip/f64/n1000/w3/r4097/mode=exit: the plugin ended the process (exit status 3)"
+expect_in "$work/out" "FAIL  round_trip/f64/n1000/w3/r4097/mode=hang: hung: no result within 2 s"
+expect_in "$work/out" "pass  round_trip/f64/n1000/wall/rall"
+expect_in "$work/out" "misbehave 1.0.0: "
+
 # Usage errors are 2, not 1.
 expect_status 2 "$FB" check-plugin "$work/no-such-file.so"
 expect_in "$work/err" "neither a file nor the id of a plugin"

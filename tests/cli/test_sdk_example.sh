@@ -136,17 +136,34 @@ for name in f64 f32be_v2 i32_v3 u8; do
   i=$((i + 1))
 done
 
-# 9. A damaged .npy file is a clear error naming the path, not a crash.
-printf 'not a numpy file at all' >"$work/np/bad.npy"
-cat >"$work/np/bad.yaml" <<YAML
-name: bad-file
-datasets: [{from_file: {path: bad.npy, plugin: npy}, dtype: f64, count: 10}]
+# 9. A damaged .npy file is a clear error naming the path, never a crash.
+"$PY" - "$work/np" <<'PY'
+import sys, numpy as np
+d = sys.argv[1]
+good = open(f"{d}/f64.npy", "rb").read()
+def npy(header, data=b"\0" * 80, version=1):
+    h = header.encode()
+    return b"\x93NUMPY" + bytes([version, 0]) + len(h).to_bytes(2, "little") + h + data
+open(f"{d}/bad_magic.npy", "wb").write(b"not a numpy file at all")
+open(f"{d}/bad_length.npy", "wb").write(good[:8] + (60000).to_bytes(2, "little") + good[10:200])
+open(f"{d}/bad_dict.npy", "wb").write(npy("{'descr': '<f8', 'fortran_order': False, 'shape': (10,) oops}\n"))
+np.save(f"{d}/bad_dtype.npy", np.arange(10, dtype='<i4'))
+np.save(f"{d}/bad_shape.npy", np.arange(5, dtype='<f8'))
+PY
+for case in "bad_magic:bad magic" "bad_length:goes beyond the end of the file" "bad_dict:header dict" \
+            "bad_dtype:holds dtype '<i4', not 'f8'" "bad_shape:holds 5 elements"; do
+  name=${case%%:*}; want=${case#*:}
+  cat >"$work/np/$name.yaml" <<YAML
+name: $name
+datasets: [{from_file: {path: $name.npy, plugin: npy}, dtype: f64, count: 10}]
 formats: [raw]
 YAML
-got=0; "$bin" run "$work/np/bad.yaml" >"$work/out" 2>"$work/err" || got=$?
-[ "$got" != 0 ] || fail "reading a damaged .npy file succeeded"
-[ "$got" -lt 128 ] || fail "reading a damaged .npy file crashed (exit $got)"
-cat "$work/out" "$work/err" >"$work/both"
-expect_in "$work/both" "$work/np/bad.npy"
-expect_in "$work/both" "bad magic"
+  got=0; "$bin" run "$work/np/$name.yaml" >"$work/out" 2>"$work/err" || got=$?
+  [ "$got" != 0 ] || fail "reading $name.npy succeeded"
+  [ "$got" -lt 128 ] || fail "reading $name.npy crashed (exit $got)"
+  cat "$work/out" "$work/err" >"$work/both"
+  expect_in "$work/both" "$work/np/$name.npy"
+  expect_in "$work/both" "$want"
+  echo "$name.npy: $(grep -o "npy: .*" "$work/both" | head -n 1)"
+done
 echo "sdk example: ok"

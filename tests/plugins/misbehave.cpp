@@ -30,8 +30,9 @@ struct misbehave_format {
     };
 
     static formatbench::sdk::plugin_info info() {
+        // Every dtype but u8, so the tests can check the unsupported-dtype error.
         return {"misbehave", "1.0.0", "test plugin: raw bytes, or a chosen way to fail", "MIT", "bin",
-                FB_DTYPES_ALL, FB_CAP_LOSSLESS};
+                FB_DTYPES_ALL & ~FB_DTYPE_BIT(FB_DTYPE_U8), FB_CAP_LOSSLESS};
     }
 
     // Spins for `percent` of the time since `start`.

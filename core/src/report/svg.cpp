@@ -243,9 +243,8 @@ std::string render(const bar_chart& c) {
                 escape(c.categories[k]), number(v));
             if (std::isfinite(lo) && std::isfinite(hi))
                 out += fmt::format(" data-lo=\"{}\" data-hi=\"{}\"", number(lo), number(hi));
-            out +=
-                fmt::format("><title>{}: {}: {} {}</title></rect>\n", escape(s.name), escape(c.categories[k]),
-                            fmt::format("{:.4g}", v), escape(c.y.unit));
+            out += fmt::format("><title>{}: {}: {} {}</title></rect>\n", escape(s.name),
+                               escape(c.categories[k]), fmt::format("{:.4g}", v), escape(c.y.unit));
             if (y.valid(lo) && y.valid(hi)) {
                 const double ex = bx + (bar_w - 2) / 2;
                 out += fmt::format(
