@@ -135,26 +135,29 @@ int main(int argc, char** argv) {
             text_reference t;
             t.part[0].resize(n * 32 + 64);
             t.part[1].resize(n * 32 + 64);
-            out["ref"]["to_chars_shortest_2cores_s"] =
-                time_median(runs, [] {}, [&] { format_two_cores(x, n, t, false); });
+            out["ref"]["to_chars_shortest_2cores_s"] = time_median(
+                runs, [] {}, [&] { format_two_cores(x, n, t, false); });
             out["ref"]["from_chars_2cores_s"] = time_median(
                 runs, [] {}, [&] { parse_two_cores(t, reinterpret_cast<double*>(back.data()), n); });
-            if (std::memcmp(back.data(), data.data(), bytes) != 0) std::fprintf(stderr, "reference parse differs\n");
-            out["ref"]["to_chars_fixed16_2cores_s"] =
-                time_median(runs, [] {}, [&] { format_two_cores(x, n, t, true); });
+            if (std::memcmp(back.data(), data.data(), bytes) != 0)
+                std::fprintf(stderr, "reference parse differs\n");
+            out["ref"]["to_chars_fixed16_2cores_s"] = time_median(
+                runs, [] {}, [&] { format_two_cores(x, n, t, true); });
             const std::string plain = dir + "/plain.bin";
             out["ref"]["plain_write_s"] = time_median(
                 runs, [&] { ::unlink(plain.c_str()); }, [&] { plain_write(plain, data.data(), bytes); });
-            out["ref"]["plain_read_s"] =
-                time_median(runs, [] {}, [&] { plain_read(plain, back.data(), bytes); });
+            out["ref"]["plain_read_s"] = time_median(
+                runs, [] {}, [&] { plain_read(plain, back.data(), bytes); });
             ::unlink(plain.c_str());
         }
         std::vector<unsigned char> z(compressBound(bytes));
         uLongf zlen = z.size();
-        out["ref"][std::string("compress2_l6_") + dist + "_s"] = time_median(runs, [] {}, [&] {
-            zlen = z.size();
-            compress2(z.data(), &zlen, data.data(), bytes, 6);
-        });
+        out["ref"][std::string("compress2_l6_") + dist + "_s"] = time_median(
+            runs, [] {},
+            [&] {
+                zlen = z.size();
+                compress2(z.data(), &zlen, data.data(), bytes, 6);
+            });
         out["ref"][std::string("compress2_l6_") + dist + "_ratio"] = double(bytes) / double(zlen);
 
         struct config {
@@ -165,7 +168,10 @@ int main(int argc, char** argv) {
         };
         const std::vector<config> configs = {
             {"ascii_shortest", "ascii", {}, true},
-            {"ascii_fixed16", "ascii", {{"notation", "fixed"}, {"precision", "16"}, {"leading_zero", "false"}}, true},
+            {"ascii_fixed16",
+             "ascii",
+             {{"notation", "fixed"}, {"precision", "16"}, {"leading_zero", "false"}},
+             true},
             {"raw", "raw", {}, true},
             {"mmap", "mmap", {}, true},
             {"zlib_l6_t1", "zlib", {{"level", "6"}}, false},
@@ -185,12 +191,13 @@ int main(int argc, char** argv) {
                     s->write(data.data(), n);
                     s->close();
                 });
-            double r = time_median(runs, [&] { std::memset(back.data(), 0, bytes); },
-                                   [&] {
-                                       auto s = p->open_read(path, FB_DTYPE_F64, n, c.options);
-                                       s->read(back.data(), n);
-                                       s->close();
-                                   });
+            double r = time_median(
+                runs, [&] { std::memset(back.data(), 0, bytes); },
+                [&] {
+                    auto s = p->open_read(path, FB_DTYPE_F64, n, c.options);
+                    s->read(back.data(), n);
+                    s->close();
+                });
             FILE* f = std::fopen(path.c_str(), "rb");
             std::fseek(f, 0, SEEK_END);
             long size = std::ftell(f);

@@ -14,7 +14,9 @@ std::size_t page_size() noexcept {
     return size;
 }
 
-void aligned_buffer::free_deleter::operator()(unsigned char* p) const noexcept { std::free(p); }
+void aligned_buffer::free_deleter::operator()(unsigned char* p) const noexcept {
+    std::free(p);
+}
 
 aligned_buffer::aligned_buffer(std::size_t bytes, std::size_t offset) : offset_(offset), size_(bytes) {
     std::size_t page = page_size();
@@ -30,7 +32,8 @@ aligned_buffer::aligned_buffer(std::size_t bytes, std::size_t offset) : offset_(
 std::size_t aligned_buffer::alignment() const noexcept {
     auto address = reinterpret_cast<std::uintptr_t>(data());
     std::size_t a = 1;
-    while (a < page_size() && (address & a) == 0) a <<= 1;
+    while (a < page_size() && (address & a) == 0)
+        a <<= 1;
     return a;
 }
 

@@ -22,12 +22,14 @@ namespace {
 
 // Fills the read buffer with a pattern before each read, so a plugin that
 // reports success without delivering data cannot pass on stale bytes.
-void poison(aligned_buffer& b) { std::memset(b.data(), 0xA5, b.size()); }
+void poison(aligned_buffer& b) {
+    std::memset(b.data(), 0xA5, b.size());
+}
 
 class repetition_runner {
 public:
-    repetition_runner(const case_spec& spec, const plugin& plug, const data_source& source, const std::string& path,
-                      const execution_limits& limits)
+    repetition_runner(const case_spec& spec, const plugin& plug, const data_source& source,
+                      const std::string& path, const execution_limits& limits)
         : spec_(spec), plug_(plug), source_(source), path_(path), limits_(limits),
           esize_(dtype_size(spec.dataset.type)), count_(spec.dataset.count), payload_(count_ * esize_) {
         std::uint64_t chunk_bytes = spec.params.chunk_bytes ? spec.params.chunk_bytes : payload_;
@@ -130,7 +132,9 @@ private:
     std::unique_ptr<aligned_buffer> expected_;
 };
 
-double total_time(const repetition& r) { return r.write.wall_s + r.read.wall_s; }
+double total_time(const repetition& r) {
+    return r.write.wall_s + r.read.wall_s;
+}
 
 } // namespace
 
@@ -165,7 +169,8 @@ case_result execute_case(const case_spec& spec, const plugin& plug, const data_s
         repetition_runner runner(spec, plug, source, path, limits);
         r.buffer_alignment = runner.alignment();
         verification scratch;
-        for (unsigned i = 0; i < limits.warmups; ++i) runner.run(scratch);
+        for (unsigned i = 0; i < limits.warmups; ++i)
+            runner.run(scratch);
         double elapsed = 0;
         while (r.samples.size() < limits.max_repetitions &&
                (r.samples.size() < limits.repeat || elapsed < limits.min_time)) {
@@ -179,9 +184,10 @@ case_result execute_case(const case_spec& spec, const plugin& plug, const data_s
         r.file_bytes = plug.has(FB_CAP_NO_FILE) ? 0 : output_size(path);
         if (r.verify.lossless_expected && r.verify.mismatches > 0) {
             r.status = case_status::failed;
-            r.error = fmt::format("plugin '{}' is lossless with these options, but {} of {} values read back differ "
-                                  "(max abs error {:g})",
-                                  plug.id(), r.verify.mismatches, r.verify.compared, r.verify.max_abs_error);
+            r.error = fmt::format(
+                "plugin '{}' is lossless with these options, but {} of {} values read back differ "
+                "(max abs error {:g})",
+                plug.id(), r.verify.mismatches, r.verify.compared, r.verify.max_abs_error);
         }
     } catch (const std::bad_alloc&) {
         r.status = case_status::failed;

@@ -34,7 +34,9 @@ std::uint64_t mul_high(std::uint64_t a, std::uint64_t b) noexcept {
     return static_cast<std::uint64_t>((static_cast<u128>(a) * b) >> 64);
 }
 
-double unit_double(std::uint64_t bits) noexcept { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
+double unit_double(std::uint64_t bits) noexcept {
+    return static_cast<double>(bits >> 11) * 0x1.0p-53;
+}
 
 template <class T>
 T clamp_round(double x) noexcept {
@@ -81,7 +83,8 @@ void fill_float(const dataset_spec& s, std::uint64_t seed, std::uint64_t first, 
             out[k] = static_cast<T>(counter_bits(seed, first + k) >> (64 - bits)) * scale;
         return;
     }
-    for (std::uint64_t k = 0; k < count; ++k) out[k] = static_cast<T>(real_value(s, seed, first + k));
+    for (std::uint64_t k = 0; k < count; ++k)
+        out[k] = static_cast<T>(real_value(s, seed, first + k));
 }
 
 template <class T>
@@ -105,10 +108,12 @@ void fill_int(const dataset_spec& s, std::uint64_t seed, std::uint64_t first, st
     if (s.dist == distribution::smooth) {
         // Scale the [0, 1] sine into the dtype's range (or 0..1000 for wide types).
         double amplitude = sizeof(T) == 1 ? 255.0 : 1000.0;
-        for (std::uint64_t k = 0; k < count; ++k) out[k] = clamp_round<T>(real_value(s, seed, first + k) * amplitude);
+        for (std::uint64_t k = 0; k < count; ++k)
+            out[k] = clamp_round<T>(real_value(s, seed, first + k) * amplitude);
         return;
     }
-    for (std::uint64_t k = 0; k < count; ++k) out[k] = clamp_round<T>(real_value(s, seed, first + k));
+    for (std::uint64_t k = 0; k < count; ++k)
+        out[k] = clamp_round<T>(real_value(s, seed, first + k));
 }
 
 } // namespace

@@ -11,7 +11,9 @@ namespace {
 class generated_source : public data_source {
 public:
     explicit generated_source(const dataset_spec& spec) : gen_(spec) {}
-    void fill(std::uint64_t first, std::uint64_t count, void* out) const override { gen_.fill(first, count, out); }
+    void fill(std::uint64_t first, std::uint64_t count, void* out) const override {
+        gen_.fill(first, count, out);
+    }
 
 private:
     generator gen_;

@@ -6,9 +6,13 @@
 namespace formatbench {
 
 // The SDK's definitions, so host and plugins can never disagree.
-std::size_t dtype_size(dtype d) noexcept { return sdk::dtype_size(d); }
+std::size_t dtype_size(dtype d) noexcept {
+    return sdk::dtype_size(d);
+}
 
-const char* dtype_name(dtype d) noexcept { return sdk::dtype_name(d); }
+const char* dtype_name(dtype d) noexcept {
+    return sdk::dtype_name(d);
+}
 
 std::optional<dtype> parse_dtype(std::string_view name) noexcept {
     for (dtype d : all_dtypes)

@@ -95,7 +95,8 @@ double resident_fraction(const std::string& path) {
         std::vector<unsigned char> vec(n);
         if (::mincore(map, size, vec.data()) == 0) {
             pages += n;
-            for (unsigned char v : vec) resident += v & 1u;
+            for (unsigned char v : vec)
+                resident += v & 1u;
         }
         ::munmap(map, size);
     });

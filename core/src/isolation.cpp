@@ -47,7 +47,8 @@ case_result run_isolated(const case_spec& spec, double timeout_s, const std::fun
                          const std::function<bool()>& interrupted) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
-        return bare_result(spec, case_status::failed, fmt::format("cannot create a pipe: {}", std::strerror(errno)));
+        return bare_result(spec, case_status::failed,
+                           fmt::format("cannot create a pipe: {}", std::strerror(errno)));
     std::fflush(stdout);
     std::fflush(stderr);
     pid_t pid = ::fork();
@@ -76,8 +77,8 @@ case_result run_isolated(const case_spec& spec, double timeout_s, const std::fun
     ::close(fds[1]);
 
     using clock = std::chrono::steady_clock;
-    auto deadline = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
-                                       timeout_s > 0 ? timeout_s : 1e9));
+    auto deadline = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                       std::chrono::duration<double>(timeout_s > 0 ? timeout_s : 1e9));
     std::string text;
     bool timed_out = false, stopped = false;
     char buf[65536];
@@ -91,7 +92,9 @@ case_result run_isolated(const case_spec& spec, double timeout_s, const std::fun
             timed_out = true;
             break;
         }
-        struct pollfd p {fds[0], POLLIN, 0};
+        struct pollfd p {
+            fds[0], POLLIN, 0
+        };
         // Wake at least every 100 ms to notice an interrupt.
         int rc = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 100)));
         if (rc < 0 && errno != EINTR) break;
@@ -107,8 +110,9 @@ case_result run_isolated(const case_spec& spec, double timeout_s, const std::fun
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (timed_out)
-        return bare_result(spec, case_status::timeout,
-                           fmt::format("case did not finish within its timeout of {:g} s; killed", timeout_s));
+        return bare_result(
+            spec, case_status::timeout,
+            fmt::format("case did not finish within its timeout of {:g} s; killed", timeout_s));
     if (stopped) return bare_result(spec, case_status::skipped, "interrupted");
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
@@ -119,14 +123,16 @@ case_result run_isolated(const case_spec& spec, double timeout_s, const std::fun
         try {
             return case_result_from_json(nlohmann::json::parse(text));
         } catch (const std::exception& e) {
-            return bare_result(spec, case_status::failed,
-                               fmt::format("the case's process sent a result that cannot be read: {}", e.what()));
+            return bare_result(
+                spec, case_status::failed,
+                fmt::format("the case's process sent a result that cannot be read: {}", e.what()));
         }
     }
-    return bare_result(spec, case_status::failed,
-                       fmt::format("the case's process exited with status {} before reporting a result (did the "
-                                   "plugin call exit()?)",
-                                   WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+    return bare_result(
+        spec, case_status::failed,
+        fmt::format("the case's process exited with status {} before reporting a result (did the "
+                    "plugin call exit()?)",
+                    WIFEXITED(status) ? WEXITSTATUS(status) : -1));
 }
 
 } // namespace formatbench

@@ -32,7 +32,8 @@ void write_file_atomically(const std::string& path, const std::string& text) {
     if (std::rename(tmp.c_str(), path.c_str()) != 0) {
         saved = errno;
         std::remove(tmp.c_str());
-        throw std::system_error(saved, std::generic_category(), "cannot rename '" + tmp + "' to '" + path + "'");
+        throw std::system_error(saved, std::generic_category(),
+                                "cannot rename '" + tmp + "' to '" + path + "'");
     }
 }
 

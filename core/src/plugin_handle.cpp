@@ -18,13 +18,16 @@ namespace {
 // Room for a plugin's message; FB_ERROR_BUFFER_MIN is the contract's floor.
 constexpr std::size_t error_buffer_size = 1024;
 
-std::string text_or_empty(const char* s) { return s ? std::string(s) : std::string(); }
+std::string text_or_empty(const char* s) {
+    return s ? std::string(s) : std::string();
+}
 
 // The C call table as a vector of name=value views for the plugin.
 std::vector<fb_option> to_c_options(const option_list& options) {
     std::vector<fb_option> out;
     out.reserve(options.size());
-    for (const auto& [name, value] : options) out.push_back({name.c_str(), value.c_str()});
+    for (const auto& [name, value] : options)
+        out.push_back({name.c_str(), value.c_str()});
     return out;
 }
 
@@ -59,9 +62,9 @@ const char* option_type_name(fb_option_type type) noexcept {
 
 std::vector<std::string> capability_names(std::uint64_t flags) {
     static const std::pair<std::uint64_t, const char*> names[] = {
-        {FB_CAP_LOSSLESS, "lossless"},     {FB_CAP_LOSSY, "lossy"},
+        {FB_CAP_LOSSLESS, "lossless"},       {FB_CAP_LOSSY, "lossy"},
         {FB_CAP_NEEDS_COUNT, "needs-count"}, {FB_CAP_DIRECTORY_OUTPUT, "directory"},
-        {FB_CAP_NO_FILE, "no-file"},       {FB_CAP_SELF_DESCRIBING, "self-describing"},
+        {FB_CAP_NO_FILE, "no-file"},         {FB_CAP_SELF_DESCRIBING, "self-describing"},
     };
     std::vector<std::string> out;
     for (const auto& [bit, name] : names)
@@ -69,7 +72,8 @@ std::vector<std::string> capability_names(std::uint64_t flags) {
     return out;
 }
 
-plugin::plugin(const fb_plugin_descriptor* descriptor, std::filesystem::path file, std::shared_ptr<void> library)
+plugin::plugin(const fb_plugin_descriptor* descriptor, std::filesystem::path file,
+               std::shared_ptr<void> library)
     : descriptor_(descriptor), file_(std::move(file)), library_(std::move(library)),
       id_(text_or_empty(descriptor->id)), version_(text_or_empty(descriptor->version)),
       description_(text_or_empty(descriptor->description)), license_(text_or_empty(descriptor->license)),
@@ -89,7 +93,8 @@ plugin::plugin(const fb_plugin_descriptor* descriptor, std::filesystem::path fil
         info.has_range = d.has_range != 0;
         info.min = d.min;
         info.max = d.max;
-        for (const char* const* c = d.choices; c && *c; ++c) info.choices.emplace_back(*c);
+        for (const char* const* c = d.choices; c && *c; ++c)
+            info.choices.emplace_back(*c);
         info.help = text_or_empty(d.help);
         options_.push_back(std::move(info));
     }
@@ -97,7 +102,8 @@ plugin::plugin(const fb_plugin_descriptor* descriptor, std::filesystem::path fil
 
 void plugin::check_options(const option_list& given) const {
     std::vector<std::string> names;
-    for (const auto& o : options_) names.push_back(o.name);
+    for (const auto& o : options_)
+        names.push_back(o.name);
     for (const auto& [name, value] : given) {
         auto it = std::find(names.begin(), names.end(), name);
         if (it == names.end()) {
@@ -126,8 +132,8 @@ bool plugin::has_extension(const char* id) const {
 
 void plugin::fail(fb_status status, const char* what, const std::string& path, const char* message) const {
     throw plugin_error(id_, status,
-                       fmt::format("plugin '{}': {} '{}' failed ({}): {}", id_, what, path, status_name(status),
-                                   message && *message ? message : "no message"));
+                       fmt::format("plugin '{}': {} '{}' failed ({}): {}", id_, what, path,
+                                   status_name(status), message && *message ? message : "no message"));
 }
 
 std::unique_ptr<write_stream> plugin::open_write(const std::string& path, dtype d, std::uint64_t count,

@@ -59,10 +59,12 @@ std::vector<std::string> split_colons(std::string_view text) {
 // Checks the descriptor; returns an empty string when it is usable.
 std::string descriptor_problem(const fb_plugin_descriptor* d) {
     if (!d) return "entry point returned no descriptor";
-    if (d->magic != FB_PLUGIN_MAGIC) return fmt::format("bad magic 0x{:08x}: not a formatbench plugin", d->magic);
+    if (d->magic != FB_PLUGIN_MAGIC)
+        return fmt::format("bad magic 0x{:08x}: not a formatbench plugin", d->magic);
     if (d->abi_major != FB_ABI_MAJOR)
-        return fmt::format("plugin ABI {}.{}, this formatbench speaks {}.x; rebuild the plugin against this SDK",
-                           d->abi_major, d->abi_minor, FB_ABI_MAJOR);
+        return fmt::format(
+            "plugin ABI {}.{}, this formatbench speaks {}.x; rebuild the plugin against this SDK",
+            d->abi_major, d->abi_minor, FB_ABI_MAJOR);
     if (d->struct_size < descriptor_v1_0_size)
         return fmt::format("descriptor is {} bytes, ABI {}.0 needs at least {}", d->struct_size, FB_ABI_MAJOR,
                            descriptor_v1_0_size);
@@ -72,10 +74,12 @@ std::string descriptor_problem(const fb_plugin_descriptor* d) {
     if (!d->version || !d->description || !d->license || !d->extension)
         return "descriptor lacks version, description, license or extension";
     if (!d->dtypes) return "descriptor declares no dtype";
-    const std::pair<bool, const char*> calls[] = {
-        {d->open_write != nullptr, "open_write"}, {d->write != nullptr, "write"},
-        {d->close_write != nullptr, "close_write"}, {d->open_read != nullptr, "open_read"},
-        {d->read != nullptr, "read"}, {d->close_read != nullptr, "close_read"}};
+    const std::pair<bool, const char*> calls[] = {{d->open_write != nullptr, "open_write"},
+                                                  {d->write != nullptr, "write"},
+                                                  {d->close_write != nullptr, "close_write"},
+                                                  {d->open_read != nullptr, "open_read"},
+                                                  {d->read != nullptr, "read"},
+                                                  {d->close_read != nullptr, "close_read"}};
     for (const auto& [present, name] : calls)
         if (!present) return fmt::format("descriptor lacks the required call {}", name);
     return {};
@@ -83,7 +87,9 @@ std::string descriptor_problem(const fb_plugin_descriptor* d) {
 
 } // namespace
 
-std::string load_problem::text() const { return fmt::format("{}: {}", file.string(), reason); }
+std::string load_problem::text() const {
+    return fmt::format("{}: {}", file.string(), reason);
+}
 
 std::vector<fs::path> builtin_plugin_dirs() {
     std::vector<fs::path> out;
@@ -100,11 +106,15 @@ std::vector<fs::path> builtin_plugin_dirs() {
 std::vector<fs::path> plugin_search_path(const std::vector<std::string>& command_line,
                                          const std::vector<std::string>& study) {
     std::vector<fs::path> out;
-    for (const auto& p : command_line) add_unique(out, p);
+    for (const auto& p : command_line)
+        add_unique(out, p);
     if (const char* env = std::getenv("FORMATBENCH_PLUGIN_PATH"))
-        for (const auto& p : split_colons(env)) add_unique(out, p);
-    for (const auto& p : study) add_unique(out, p);
-    for (const auto& p : builtin_plugin_dirs()) add_unique(out, p);
+        for (const auto& p : split_colons(env))
+            add_unique(out, p);
+    for (const auto& p : study)
+        add_unique(out, p);
+    for (const auto& p : builtin_plugin_dirs())
+        add_unique(out, p);
     return out;
 }
 
@@ -119,7 +129,8 @@ void registry::load_directories(const std::vector<fs::path>& dirs) {
             if (p.extension() == ".so" && it->is_regular_file(ec)) files.push_back(p);
         }
         std::sort(files.begin(), files.end());
-        for (const auto& f : files) load_file(f);
+        for (const auto& f : files)
+            load_file(f);
     }
 }
 
@@ -135,8 +146,10 @@ const plugin* registry::load_file(const fs::path& file) {
     try {
         boost::dll::library_info info(file);
         auto symbols = info.symbols();
-        if (!symbols.empty() && std::find(symbols.begin(), symbols.end(), FB_PLUGIN_ENTRY_NAME) == symbols.end())
-            return problem(fmt::format("no entry symbol '{}': not a formatbench plugin", FB_PLUGIN_ENTRY_NAME));
+        if (!symbols.empty() &&
+            std::find(symbols.begin(), symbols.end(), FB_PLUGIN_ENTRY_NAME) == symbols.end())
+            return problem(
+                fmt::format("no entry symbol '{}': not a formatbench plugin", FB_PLUGIN_ENTRY_NAME));
     } catch (const std::exception&) {
         return problem("not a shared library (unreadable, truncated or another file type)");
     }
@@ -149,13 +162,15 @@ const plugin* registry::load_file(const fs::path& file) {
     }
     if (!library->has(FB_PLUGIN_ENTRY_NAME))
         return problem(fmt::format("no entry symbol '{}': not a formatbench plugin", FB_PLUGIN_ENTRY_NAME));
-    auto entry = library->get<const fb_plugin_descriptor*(std::uint16_t, std::uint16_t)>(FB_PLUGIN_ENTRY_NAME);
+    auto entry =
+        library->get<const fb_plugin_descriptor*(std::uint16_t, std::uint16_t)>(FB_PLUGIN_ENTRY_NAME);
     const fb_plugin_descriptor* d = entry(FB_ABI_MAJOR, FB_ABI_MINOR);
     if (std::string why = descriptor_problem(d); !why.empty()) return problem(why);
     if (const plugin* first = find(d->id))
-        return problem(fmt::format("duplicate plugin id '{}': already loaded from {}; this one is skipped", d->id,
-                                   first->file().string()));
-    plugins_.push_back(std::make_unique<plugin>(d, fs::absolute(file), std::static_pointer_cast<void>(library)));
+        return problem(fmt::format("duplicate plugin id '{}': already loaded from {}; this one is skipped",
+                                   d->id, first->file().string()));
+    plugins_.push_back(
+        std::make_unique<plugin>(d, fs::absolute(file), std::static_pointer_cast<void>(library)));
     return plugins_.back().get();
 }
 
@@ -167,14 +182,16 @@ const plugin* registry::find(std::string_view id) const noexcept {
 
 std::vector<std::string> registry::ids() const {
     std::vector<std::string> out;
-    for (const auto& p : plugins_) out.push_back(p->id());
+    for (const auto& p : plugins_)
+        out.push_back(p->id());
     return out;
 }
 
 const plugin& registry::get(std::string_view id) const {
     if (const plugin* p = find(id)) return *p;
     std::vector<std::string> dirs;
-    for (const auto& d : searched_) dirs.push_back(d.string());
+    for (const auto& d : searched_)
+        dirs.push_back(d.string());
     throw usage_error(fmt::format("unknown plugin '{}'{}; known plugins: {}; searched: {}", id,
                                   did_you_mean(id, ids()), plugins_.empty() ? "(none)" : join(ids()),
                                   dirs.empty() ? "(nothing)" : join(dirs)));

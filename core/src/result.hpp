@@ -38,7 +38,7 @@ const char* to_string(case_status s) noexcept;
 struct case_result {
     case_spec spec;
     case_status status = case_status::ok;
-    std::string error;        // reason when not ok
+    std::string error; // reason when not ok
     std::vector<repetition> samples;
     std::uint64_t payload_bytes = 0; // count x dtype size
     std::uint64_t file_bytes = 0;    // on disk after write (0 for no-file plugins)

@@ -30,7 +30,9 @@ namespace {
 
 volatile std::sig_atomic_t pending_signal = 0;
 
-extern "C" void on_stop_signal(int sig) { pending_signal = sig; }
+extern "C" void on_stop_signal(int sig) {
+    pending_signal = sig;
+}
 
 // Catches SIGINT and SIGTERM for the duration of a run (no SA_RESTART, so a
 // blocking call returns EINTR and the runner notices at once).
@@ -56,7 +58,9 @@ private:
     struct sigaction old_term_ {};
 };
 
-bool stop_requested() { return pending_signal != 0; }
+bool stop_requested() {
+    return pending_signal != 0;
+}
 
 // Finished cases of an earlier run, by key. A last line cut short by a kill is
 // ignored; any other unreadable line is an error.
@@ -104,7 +108,9 @@ public:
         while (left > 0) {
             ssize_t n = ::write(fd_, p, left);
             if (n < 0 && errno == EINTR) continue;
-            if (n < 0) throw std::runtime_error(fmt::format("cannot write log '{}': {}", path_, std::strerror(errno)));
+            if (n < 0)
+                throw std::runtime_error(
+                    fmt::format("cannot write log '{}': {}", path_, std::strerror(errno)));
             p += n;
             left -= static_cast<std::size_t>(n);
         }
@@ -146,7 +152,8 @@ void merge_round(case_result& into, case_result&& round) {
         into.samples.insert(into.samples.begin(), samples.begin(), samples.end());
         return;
     }
-    for (auto& s : round.samples) into.samples.push_back(s);
+    for (auto& s : round.samples)
+        into.samples.push_back(s);
     if (round.status != case_status::ok) {
         into.status = round.status;
         into.error = round.error;
@@ -169,7 +176,8 @@ run_outcome run_study(const study& s, const registry& reg, const runner_options&
         bool same = options.log_path == options.resume_path;
         log = std::make_unique<jsonl_log>(options.log_path, same);
         if (!same)
-            for (const auto& [key, r] : done) log->append(r);
+            for (const auto& [key, r] : done)
+                log->append(r);
     }
 
     const bool own_dir = s.directory.empty();
@@ -178,7 +186,8 @@ run_outcome run_study(const study& s, const registry& reg, const runner_options&
     study_result& result = outcome.result;
     result.spec = s;
     result.context = collect_context(dir);
-    for (const auto& p : reg.plugins()) result.context.plugins.push_back({p->id(), p->version(), p->file().string()});
+    for (const auto& p : reg.plugins())
+        result.context.plugins.push_back({p->id(), p->version(), p->file().string()});
 
     // Data sources by data set name, made in the parent so that a from_file
     // data set is read once.
@@ -189,8 +198,10 @@ run_outcome run_study(const study& s, const registry& reg, const runner_options&
         return *slot;
     };
 
-    const std::uint64_t in_memory = options.in_memory_bytes ? options.in_memory_bytes : default_in_memory_bytes();
-    auto run_once = [&](const case_spec& c, unsigned warmups, unsigned repeat, double min_time) -> case_result {
+    const std::uint64_t in_memory =
+        options.in_memory_bytes ? options.in_memory_bytes : default_in_memory_bytes();
+    auto run_once = [&](const case_spec& c, unsigned warmups, unsigned repeat,
+                        double min_time) -> case_result {
         const plugin& p = reg.get(c.format.plugin);
         const std::string path = data_path(dir, c, p);
         execution_limits limits{in_memory, warmups, repeat, min_time};
@@ -254,7 +265,8 @@ run_outcome run_study(const study& s, const registry& reg, const runner_options&
                 case_result r = run_once(c, round == 0 ? c.params.warmup : 0, 1, 0);
                 if (stop_requested() && r.status == case_status::skipped) break;
                 any = true;
-                for (const auto& rep : r.samples) elapsed[i] += rep.write.wall_s + rep.read.wall_s;
+                for (const auto& rep : r.samples)
+                    elapsed[i] += rep.write.wall_s + rep.read.wall_s;
                 merge_round(running[i], std::move(r));
                 bool enough = running[i].samples.size() >= c.params.repeat && elapsed[i] >= c.params.min_time;
                 if (running[i].status != case_status::ok || enough) {

@@ -12,9 +12,9 @@
 namespace formatbench {
 
 struct runner_options {
-    std::string log_path;    // JSON Lines log, one finished case per line ("" = none)
-    std::string resume_path; // a log of an earlier run: its finished cases are kept, not rerun
-    bool progress = false;   // one line per case on stderr
+    std::string log_path;              // JSON Lines log, one finished case per line ("" = none)
+    std::string resume_path;           // a log of an earlier run: its finished cases are kept, not rerun
+    bool progress = false;             // one line per case on stderr
     std::uint64_t in_memory_bytes = 0; // 0 = default_in_memory_bytes()
 };
 

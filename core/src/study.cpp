@@ -1,11 +1,13 @@
 // Names of the study and result enumerations, as they appear in study files,
 // the JSON record and reports.
-#include "result.hpp"
 #include "study.hpp"
+#include "result.hpp"
 
 namespace formatbench {
 
-const char* to_string(cache_mode m) noexcept { return m == cache_mode::warm ? "warm" : "cold"; }
+const char* to_string(cache_mode m) noexcept {
+    return m == cache_mode::warm ? "warm" : "cold";
+}
 
 const char* to_string(sync_mode m) noexcept {
     switch (m) {
@@ -27,7 +29,9 @@ const char* to_string(distribution d) noexcept {
     return "?";
 }
 
-const char* to_string(isolation_mode m) noexcept { return m == isolation_mode::process ? "process" : "none"; }
+const char* to_string(isolation_mode m) noexcept {
+    return m == isolation_mode::process ? "process" : "none";
+}
 
 const char* to_string(case_status s) noexcept {
     switch (s) {

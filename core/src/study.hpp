@@ -30,8 +30,8 @@ struct dataset_spec {
     std::uint64_t count = 1000000;
     distribution dist = distribution::uniform;
     std::uint64_t seed = 1;
-    double value = 0;           // distribution::constant
-    double mean = 0, stddev = 1; // distribution::normal
+    double value = 0;                 // distribution::constant
+    double mean = 0, stddev = 1;      // distribution::normal
     std::int64_t low = 0, high = 100; // distribution::integers, inclusive
     // from_file: when `file` is set, the data is `count` elements read from
     // `file` with plugin `file_plugin` and its options.
@@ -55,10 +55,10 @@ struct run_params {
     std::uint64_t chunk_bytes = 0; // 0 = the whole array in one call
     cache_mode cache = cache_mode::warm;
     sync_mode sync = sync_mode::none;
-    unsigned repeat = 5;   // recorded repetitions, at least
-    unsigned warmup = 1;   // unrecorded repetitions first
-    double min_time = 0;   // seconds of recorded write+read, at least
-    double timeout = 600;  // seconds per case (process isolation only)
+    unsigned repeat = 5;          // recorded repetitions, at least
+    unsigned warmup = 1;          // unrecorded repetitions first
+    double min_time = 0;          // seconds of recorded write+read, at least
+    double timeout = 600;         // seconds per case (process isolation only)
     std::size_t align_offset = 0; // bytes past a page boundary for the buffers
 };
 
@@ -79,13 +79,13 @@ struct output_spec {
 struct study {
     std::string name;
     std::string description;
-    std::string source;   // file path, or "<builtin:stream-io>"
-    std::string resolved_yaml; // the study as resolved (defaults filled, --set applied), for the record
+    std::string source;           // file path, or "<builtin:stream-io>"
+    std::string resolved_yaml;    // the study as resolved (defaults filled, --set applied), for the record
     std::vector<case_spec> cases; // expanded, in plan order
     std::string directory;        // where data files go; "" = fresh folder under $TMPDIR
     bool keep_files = false;
-    std::string baseline;         // a format label (pre- or post-expansion) or ""
-    bool interleave = false;      // run repetitions round-robin across cases
+    std::string baseline;    // a format label (pre- or post-expansion) or ""
+    bool interleave = false; // run repetitions round-robin across cases
     isolation_mode isolation = isolation_mode::process;
     std::vector<output_spec> outputs;
     std::vector<std::string> plugin_path;

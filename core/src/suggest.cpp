@@ -12,8 +12,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     const std::size_t n = a.size(), m = b.size();
     std::vector<std::size_t> d((n + 1) * (m + 1));
     auto at = [&](std::size_t i, std::size_t j) -> std::size_t& { return d[i * (m + 1) + j]; };
-    for (std::size_t i = 0; i <= n; ++i) at(i, 0) = i;
-    for (std::size_t j = 0; j <= m; ++j) at(0, j) = j;
+    for (std::size_t i = 0; i <= n; ++i)
+        at(i, 0) = i;
+    for (std::size_t j = 0; j <= m; ++j)
+        at(0, j) = j;
     for (std::size_t i = 1; i <= n; ++i) {
         for (std::size_t j = 1; j <= m; ++j) {
             std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;

@@ -75,7 +75,8 @@ run_context collect_context(const std::string& data_directory) {
     c.cores = std::thread::hardware_concurrency();
     long pages = ::sysconf(_SC_PHYS_PAGES);
     long page = ::sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0) c.memory_bytes = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+    if (pages > 0 && page > 0)
+        c.memory_bytes = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
     c.data_directory = data_directory;
     c.filesystem = filesystem_type(data_directory);
     c.compiler = FB_COMPILER;

@@ -18,12 +18,17 @@ void compare(const T* expected, const T* actual, std::uint64_t count, verificati
         double e = static_cast<double>(expected[i]);
         double a = static_cast<double>(actual[i]);
         double abs_err;
-        if (std::isnan(e) && std::isnan(a)) abs_err = 0;
-        else if (std::isnan(e) || std::isnan(a)) abs_err = std::numeric_limits<double>::infinity();
-        else if (e == a) abs_err = 0; // +0 vs -0
-        else abs_err = std::fabs(a - e);
+        if (std::isnan(e) && std::isnan(a))
+            abs_err = 0;
+        else if (std::isnan(e) || std::isnan(a))
+            abs_err = std::numeric_limits<double>::infinity();
+        else if (e == a)
+            abs_err = 0; // +0 vs -0
+        else
+            abs_err = std::fabs(a - e);
         if (std::isnan(abs_err)) abs_err = std::numeric_limits<double>::infinity(); // inf - inf
-        double rel_err = abs_err == 0 ? 0 : (e != 0 ? abs_err / std::fabs(e) : std::numeric_limits<double>::infinity());
+        double rel_err =
+            abs_err == 0 ? 0 : (e != 0 ? abs_err / std::fabs(e) : std::numeric_limits<double>::infinity());
         if (abs_err > v.max_abs_error) v.max_abs_error = abs_err;
         if (rel_err > v.max_rel_error) v.max_rel_error = rel_err;
     }
@@ -31,20 +36,28 @@ void compare(const T* expected, const T* actual, std::uint64_t count, verificati
 
 } // namespace
 
-void verify_chunk(dtype type, const void* expected, const void* actual, std::uint64_t count, verification& v) {
+void verify_chunk(dtype type, const void* expected, const void* actual, std::uint64_t count,
+                  verification& v) {
     v.checked = true;
     v.compared += count;
     switch (type) {
-    case FB_DTYPE_F64: compare(static_cast<const double*>(expected), static_cast<const double*>(actual), count, v); break;
-    case FB_DTYPE_F32: compare(static_cast<const float*>(expected), static_cast<const float*>(actual), count, v); break;
+    case FB_DTYPE_F64:
+        compare(static_cast<const double*>(expected), static_cast<const double*>(actual), count, v);
+        break;
+    case FB_DTYPE_F32:
+        compare(static_cast<const float*>(expected), static_cast<const float*>(actual), count, v);
+        break;
     case FB_DTYPE_I64:
-        compare(static_cast<const std::int64_t*>(expected), static_cast<const std::int64_t*>(actual), count, v);
+        compare(static_cast<const std::int64_t*>(expected), static_cast<const std::int64_t*>(actual), count,
+                v);
         break;
     case FB_DTYPE_I32:
-        compare(static_cast<const std::int32_t*>(expected), static_cast<const std::int32_t*>(actual), count, v);
+        compare(static_cast<const std::int32_t*>(expected), static_cast<const std::int32_t*>(actual), count,
+                v);
         break;
     case FB_DTYPE_U8:
-        compare(static_cast<const std::uint8_t*>(expected), static_cast<const std::uint8_t*>(actual), count, v);
+        compare(static_cast<const std::uint8_t*>(expected), static_cast<const std::uint8_t*>(actual), count,
+                v);
         break;
     }
 }

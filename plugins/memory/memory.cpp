@@ -27,8 +27,13 @@ store& the_store() {
 
 struct memory_format {
     static formatbench::sdk::plugin_info info() {
-        return {"memory", "1.0.0", "in-memory baseline: a memcpy into RAM and back, no file",
-                "MIT", "", FB_DTYPES_ALL, FB_CAP_LOSSLESS | FB_CAP_NO_FILE};
+        return {"memory",
+                "1.0.0",
+                "in-memory baseline: a memcpy into RAM and back, no file",
+                "MIT",
+                "",
+                FB_DTYPES_ALL,
+                FB_CAP_LOSSLESS | FB_CAP_NO_FILE};
     }
 
     class writer {
@@ -68,7 +73,8 @@ struct memory_format {
             offset_ += bytes;
         }
         const void* view(std::uint64_t count) {
-            if (count * size_ > data_->size()) throw error(FB_E_TRUNCATED, "memory: fewer elements than asked for");
+            if (count * size_ > data_->size())
+                throw error(FB_E_TRUNCATED, "memory: fewer elements than asked for");
             return data_->data();
         }
         // Reading is the end of the data's life: free it so that a long study

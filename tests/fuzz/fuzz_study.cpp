@@ -26,7 +26,10 @@ bool valid_utf8(std::string_view s) {
             ++i;
             continue;
         }
-        std::size_t n = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0;
+        std::size_t n = c >= 0xc2 && c <= 0xdf   ? 1
+                        : c >= 0xe0 && c <= 0xef ? 2
+                        : c >= 0xf0 && c <= 0xf4 ? 3
+                                                 : 0;
         if (n == 0 || s.size() - i <= n) return false;
         auto b1 = static_cast<unsigned char>(s[i + 1]);
         if ((c == 0xe0 && b1 < 0xa0) || (c == 0xed && b1 > 0x9f) || (c == 0xf0 && b1 < 0x90) ||

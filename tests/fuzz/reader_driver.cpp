@@ -95,7 +95,8 @@ int run_reader(const hooks& h, const fb_plugin_descriptor* d, const std::uint8_t
     c.mode = byte(1);
     c.count16 = static_cast<std::uint16_t>(byte(2) | (byte(3) << 8));
     c.selector = byte(4);
-    if (size > header_bytes) c.file.assign(reinterpret_cast<const char*>(data + header_bytes), size - header_bytes);
+    if (size > header_bytes)
+        c.file.assign(reinterpret_cast<const char*>(data + header_bytes), size - header_bytes);
     if (h.shape_file) h.shape_file(c);
 
     const std::uint64_t es = dtype_bytes(c.dtype);
@@ -132,8 +133,9 @@ int run_reader(const hooks& h, const fb_plugin_descriptor* d, const std::uint8_t
     char err[FB_ERROR_BUFFER_MIN];
     fb_stream* s = nullptr;
     if (std::getenv("FB_FUZZ_VERBOSE"))
-        std::fprintf(stderr, "dtype %d, %zu-byte file, open count %llu, read count %llu\n", c.dtype, c.file.size(),
-                     static_cast<unsigned long long>(c.open_count), static_cast<unsigned long long>(c.read_count));
+        std::fprintf(stderr, "dtype %d, %zu-byte file, open count %llu, read count %llu\n", c.dtype,
+                     c.file.size(), static_cast<unsigned long long>(c.open_count),
+                     static_cast<unsigned long long>(c.read_count));
     fb_status st = d->open_read(&args, &s, err, sizeof err);
     check_status(st, err, sizeof err, "open_read");
     if (st != FB_OK) {
@@ -151,7 +153,8 @@ int run_reader(const hooks& h, const fb_plugin_descriptor* d, const std::uint8_t
     std::vector<std::uint64_t> pieces;
     if (c.mode & 0x10) pieces.push_back(0);
     for (unsigned i = 0; i < parts; ++i)
-        pieces.push_back(i + 1 < parts ? c.read_count / parts : c.read_count - (parts - 1) * (c.read_count / parts));
+        pieces.push_back(i + 1 < parts ? c.read_count / parts
+                                       : c.read_count - (parts - 1) * (c.read_count / parts));
 
     std::vector<unsigned char> all;
     bool ok = true;

@@ -34,10 +34,10 @@ inline constexpr std::size_t header_bytes = 5;
 
 struct reader_case {
     fb_dtype dtype = FB_DTYPE_F64;
-    std::uint8_t mode = 0;      // byte [1]
-    std::uint16_t count16 = 0;  // bytes [2..3]
-    std::uint8_t selector = 0;  // byte [4]
-    std::string file;           // written to the temporary path
+    std::uint8_t mode = 0;     // byte [1]
+    std::uint16_t count16 = 0; // bytes [2..3]
+    std::uint8_t selector = 0; // byte [4]
+    std::string file;          // written to the temporary path
     std::uint64_t open_count = 0;
     std::uint64_t read_count = 0;
     std::vector<std::pair<std::string, std::string>> options;
@@ -58,7 +58,7 @@ struct hooks {
 
 std::size_t dtype_bytes(fb_dtype d);
 
-// Runs one input through the plugin whose entry is `entry`.
+// Runs one input through the plugin described by `d`.
 int run_reader(const hooks& h, const fb_plugin_descriptor* d, const std::uint8_t* data, std::size_t size);
 
 } // namespace fuzz

@@ -9,7 +9,7 @@
 #include <string.h>
 
 struct fb_stream {
-    FILE *file;
+    FILE* file;
     size_t element_size;
     char path[4096];
 };
@@ -25,7 +25,7 @@ static size_t element_size(fb_dtype d) {
     return 0;
 }
 
-static void set_error(char *err, size_t size, const char *what, const char *path, const char *reason) {
+static void set_error(char* err, size_t size, const char* what, const char* path, const char* reason) {
     snprintf(err, size, "c_plugin: %s '%s': %s", what, path, reason);
 }
 
@@ -33,20 +33,21 @@ static const fb_option_decl options[] = {
     {"fail_on_open", FB_OPT_BOOL, "false", 0, 0, 0, NULL, "fail every open (to test error reporting)"},
 };
 
-static int wants_failure(const fb_open_args *args) {
+static int wants_failure(const fb_open_args* args) {
     for (size_t i = 0; i < args->option_count; ++i)
-        if (strcmp(args->options[i].name, "fail_on_open") == 0) return strcmp(args->options[i].value, "true") == 0;
+        if (strcmp(args->options[i].name, "fail_on_open") == 0)
+            return strcmp(args->options[i].value, "true") == 0;
     return 0;
 }
 
-static fb_status open_stream(const fb_open_args *args, const char *mode, fb_stream **out, char *err,
+static fb_status open_stream(const fb_open_args* args, const char* mode, fb_stream** out, char* err,
                              size_t err_size) {
     *out = NULL;
     if (wants_failure(args)) {
         set_error(err, err_size, "open", args->path, "fail_on_open is set");
         return FB_E_IO;
     }
-    fb_stream *s = calloc(1, sizeof *s);
+    fb_stream* s = calloc(1, sizeof *s);
     if (!s) return FB_E_NO_MEMORY;
     s->element_size = element_size(args->dtype);
     snprintf(s->path, sizeof s->path, "%s", args->path);
@@ -60,15 +61,15 @@ static fb_status open_stream(const fb_open_args *args, const char *mode, fb_stre
     return FB_OK;
 }
 
-static fb_status open_write(const fb_open_args *args, fb_stream **out, char *err, size_t err_size) {
+static fb_status open_write(const fb_open_args* args, fb_stream** out, char* err, size_t err_size) {
     return open_stream(args, "wb", out, err, err_size);
 }
 
-static fb_status open_read(const fb_open_args *args, fb_stream **out, char *err, size_t err_size) {
+static fb_status open_read(const fb_open_args* args, fb_stream** out, char* err, size_t err_size) {
     return open_stream(args, "rb", out, err, err_size);
 }
 
-static fb_status write_data(fb_stream *s, const void *data, uint64_t count, char *err, size_t err_size) {
+static fb_status write_data(fb_stream* s, const void* data, uint64_t count, char* err, size_t err_size) {
     if (fwrite(data, s->element_size, count, s->file) != count) {
         set_error(err, err_size, "cannot write", s->path, strerror(errno));
         return FB_E_IO;
@@ -76,15 +77,16 @@ static fb_status write_data(fb_stream *s, const void *data, uint64_t count, char
     return FB_OK;
 }
 
-static fb_status read_data(fb_stream *s, void *data, uint64_t count, char *err, size_t err_size) {
+static fb_status read_data(fb_stream* s, void* data, uint64_t count, char* err, size_t err_size) {
     if (fread(data, s->element_size, count, s->file) != count) {
-        set_error(err, err_size, "cannot read", s->path, ferror(s->file) ? strerror(errno) : "file too short");
+        set_error(err, err_size, "cannot read", s->path,
+                  ferror(s->file) ? strerror(errno) : "file too short");
         return ferror(s->file) ? FB_E_IO : FB_E_TRUNCATED;
     }
     return FB_OK;
 }
 
-static fb_status close_stream(fb_stream *s, char *err, size_t err_size) {
+static fb_status close_stream(fb_stream* s, char* err, size_t err_size) {
     fb_status status = FB_OK;
     if (fclose(s->file) != 0) {
         set_error(err, err_size, "cannot close", s->path, strerror(errno));
@@ -119,7 +121,7 @@ static const fb_plugin_descriptor descriptor = {
     .get_extension = NULL,
 };
 
-FB_PLUGIN_EXPORT const fb_plugin_descriptor *fb_plugin_entry(uint16_t host_major, uint16_t host_minor) {
+FB_PLUGIN_EXPORT const fb_plugin_descriptor* fb_plugin_entry(uint16_t host_major, uint16_t host_minor) {
     (void)host_major;
     (void)host_minor;
     return &descriptor;

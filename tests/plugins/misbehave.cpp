@@ -20,27 +20,31 @@ namespace {
 using formatbench::sdk::error;
 using formatbench::sdk::io_error;
 
-constexpr const char* modes[] = {"ok", "segfault", "abort", "exit", "hang", "wrong_data", "fail_write", nullptr};
+constexpr const char* modes[] = {"ok",   "segfault",   "abort",      "exit",
+                                 "hang", "wrong_data", "fail_write", nullptr};
 
 struct misbehave_format {
     static constexpr fb_option_decl options[] = {
-        formatbench::sdk::option_choice("mode", "ok", modes, "how to misbehave (during read, except fail_write)"),
+        formatbench::sdk::option_choice("mode", "ok", modes,
+                                        "how to misbehave (during read, except fail_write)"),
         formatbench::sdk::option_float("slowdown", "0", 0, 1000,
                                        "extra busy time per call, in percent of the call's own time"),
     };
 
     static formatbench::sdk::plugin_info info() {
         // Every dtype but u8, so the tests can check the unsupported-dtype error.
-        return {"misbehave", "1.0.0", "test plugin: raw bytes, or a chosen way to fail", "MIT", "bin",
-                FB_DTYPES_ALL & ~FB_DTYPE_BIT(FB_DTYPE_U8), FB_CAP_LOSSLESS};
+        return {"misbehave",    "1.0.0", "test plugin: raw bytes, or a chosen way to fail",
+                "MIT",          "bin",   FB_DTYPES_ALL & ~FB_DTYPE_BIT(FB_DTYPE_U8),
+                FB_CAP_LOSSLESS};
     }
 
     // Spins for `percent` of the time since `start`.
     static void slow_down(std::chrono::steady_clock::time_point start, double percent) {
         if (percent <= 0) return;
         auto spent = std::chrono::steady_clock::now() - start;
-        auto until = std::chrono::steady_clock::now() +
-                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(spent * (percent / 100.0));
+        auto until =
+            std::chrono::steady_clock::now() +
+            std::chrono::duration_cast<std::chrono::steady_clock::duration>(spent * (percent / 100.0));
         while (std::chrono::steady_clock::now() < until) {
         }
     }
@@ -58,7 +62,8 @@ struct misbehave_format {
         }
         void write(const void* data, std::uint64_t count) {
             auto start = std::chrono::steady_clock::now();
-            if (mode_ == "fail_write") throw error(FB_E_IO, "misbehave: write to '" + path_ + "' failed on purpose");
+            if (mode_ == "fail_write")
+                throw error(FB_E_IO, "misbehave: write to '" + path_ + "' failed on purpose");
             const char* p = static_cast<const char*>(data);
             std::uint64_t left = count * size_;
             while (left > 0) {
@@ -101,7 +106,8 @@ struct misbehave_format {
             if (mode_ == "abort") std::abort();
             if (mode_ == "exit") std::exit(3);
             if (mode_ == "hang")
-                for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+                for (;;)
+                    std::this_thread::sleep_for(std::chrono::seconds(1));
             char* p = static_cast<char*>(data);
             std::uint64_t left = count * size_;
             while (left > 0) {

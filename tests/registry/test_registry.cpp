@@ -49,18 +49,22 @@ TEST_F(registry_test, good_plugins_load_beside_broken_ones) {
 
 TEST_F(registry_test, each_broken_file_is_skipped_with_its_reason) {
     EXPECT_NE(problem_for(reg, "libnot_a_library.so").find("not a shared library"), std::string::npos);
-    EXPECT_NE(problem_for(reg, "libbroken_no_entry.so").find("no entry symbol 'fb_plugin_entry'"), std::string::npos);
+    EXPECT_NE(problem_for(reg, "libbroken_no_entry.so").find("no entry symbol 'fb_plugin_entry'"),
+              std::string::npos);
     EXPECT_NE(problem_for(reg, "libbroken_bad_magic.so").find("bad magic 0x12345678"), std::string::npos);
     EXPECT_NE(problem_for(reg, "libbroken_abi2.so").find("plugin ABI 2.0, this formatbench speaks 1.x"),
               std::string::npos);
-    EXPECT_NE(problem_for(reg, "libbroken_missing_call.so").find("lacks the required call read"), std::string::npos);
-    EXPECT_NE(problem_for(reg, "libbroken_null_descriptor.so").find("returned no descriptor"), std::string::npos);
+    EXPECT_NE(problem_for(reg, "libbroken_missing_call.so").find("lacks the required call read"),
+              std::string::npos);
+    EXPECT_NE(problem_for(reg, "libbroken_null_descriptor.so").find("returned no descriptor"),
+              std::string::npos);
     std::string dup = problem_for(reg, "libbroken_duplicate.so");
     EXPECT_NE(dup.find("duplicate plugin id 'c_plugin'"), std::string::npos) << dup;
     // The first one found wins, and both paths are named.
     EXPECT_NE(dup.find(reg.find("c_plugin")->file().string()), std::string::npos) << dup;
     EXPECT_EQ(reg.problems().size(), 7u);
-    for (const auto& p : reg.problems()) EXPECT_EQ(p.text().rfind(p.file.string(), 0), 0u) << p.text();
+    for (const auto& p : reg.problems())
+        EXPECT_EQ(p.text().rfind(p.file.string(), 0), 0u) << p.text();
 }
 
 TEST_F(registry_test, unknown_id_lists_known_plugins_and_suggests) {
@@ -96,7 +100,9 @@ TEST_F(registry_test, abi_round_trip_through_a_plain_c_plugin) {
     EXPECT_EQ(fs::file_size(dir / "c.bin"), 8000u);
 }
 
-TEST_F(registry_test, abi_round_trip_through_a_cpp_plugin) { round_trip(reg.get("misbehave"), dir / "m.bin"); }
+TEST_F(registry_test, abi_round_trip_through_a_cpp_plugin) {
+    round_trip(reg.get("misbehave"), dir / "m.bin");
+}
 
 TEST_F(registry_test, plugin_errors_cross_the_abi_with_path_and_plugin) {
     const plugin& c = reg.get("c_plugin");
@@ -136,7 +142,8 @@ TEST_F(registry_test, options_are_checked_against_declarations) {
         }
         return std::string("<accepted>");
     };
-    EXPECT_NE(message({{"mdoe", "ok"}}).find("has no option 'mdoe' (did you mean 'mode'?)"), std::string::npos);
+    EXPECT_NE(message({{"mdoe", "ok"}}).find("has no option 'mdoe' (did you mean 'mode'?)"),
+              std::string::npos);
     EXPECT_NE(message({{"mode", "explode"}}).find("one of ok | segfault"), std::string::npos);
     EXPECT_NE(message({{"slowdown", "2000"}}).find("in [0, 1000]"), std::string::npos);
     EXPECT_NE(message({{"slowdown", "fast"}}).find("is not a number"), std::string::npos);

@@ -5,7 +5,9 @@
 
 namespace {
 struct tiny {
-    static formatbench::sdk::plugin_info info() { return {"tiny", "1", "d", "MIT", "", FB_DTYPES_ALL, FB_CAP_LOSSLESS}; }
+    static formatbench::sdk::plugin_info info() {
+        return {"tiny", "1", "d", "MIT", "", FB_DTYPES_ALL, FB_CAP_LOSSLESS};
+    }
     struct writer {
         explicit writer(const formatbench::sdk::open_request&) {}
         void write(const void*, std::uint64_t) {}

@@ -177,7 +177,8 @@ TEST(config_plugins, unsupported_dtype_names_plugin_dtype_and_supported_ones) {
     ASSERT_FALSE(p.supports(FB_DTYPE_U8));
     auto s = fb::load_study_text("datasets: [{dtype: u8, count: 10}]\nformats: [misbehave]\n", "<t>");
     std::string message = error_of([&] { fb::check_study_plugins(s, test_registry()); });
-    EXPECT_EQ(message.rfind("<t>:2:11: format 'misbehave': plugin 'misbehave' does not support dtype u8", 0), 0u)
+    EXPECT_EQ(message.rfind("<t>:2:11: format 'misbehave': plugin 'misbehave' does not support dtype u8", 0),
+              0u)
         << message;
     EXPECT_NE(message.find("it supports f64, f32, i64, i32"), std::string::npos) << message;
 }

@@ -349,7 +349,8 @@ TEST(ResultsJson, ErrorsNameSourceAndPath) {
 TEST(ResultsJson, ValidatesAgainstSchema) {
     const json j = to_json(make_result());
     int rc = validate_with_python(j, "record");
-    ASSERT_NE(rc, 77) << "python3 with jsonschema is required (Debian: python3-jsonschema; scripts/setup-debian.sh)";
+    ASSERT_NE(rc, 77)
+        << "python3 with jsonschema is required (Debian: python3-jsonschema; scripts/setup-debian.sh)";
     EXPECT_EQ(rc, 0) << "the record does not validate against " << FB_RESULTS_SCHEMA;
 
     // An empty study validates too.

@@ -89,8 +89,8 @@ typedef enum fb_dtype {
 } fb_dtype;
 
 #define FB_DTYPE_BIT(d) (1u << (unsigned)(d))
-#define FB_DTYPES_ALL                                                                   \
-    (FB_DTYPE_BIT(FB_DTYPE_F64) | FB_DTYPE_BIT(FB_DTYPE_F32) | FB_DTYPE_BIT(FB_DTYPE_I64) | \
+#define FB_DTYPES_ALL                                                                                        \
+    (FB_DTYPE_BIT(FB_DTYPE_F64) | FB_DTYPE_BIT(FB_DTYPE_F32) | FB_DTYPE_BIT(FB_DTYPE_I64) |                  \
      FB_DTYPE_BIT(FB_DTYPE_I32) | FB_DTYPE_BIT(FB_DTYPE_U8))
 
 /* Capability flags (fb_plugin_descriptor.flags). */
@@ -133,32 +133,32 @@ typedef enum fb_option_type {
  * walked with stride fb_plugin_descriptor.option_decl_size, so a later minor
  * can append fields. */
 typedef struct fb_option_decl {
-    const char *name;          /* [a-z0-9_]+, unique within the plugin */
+    const char* name; /* [a-z0-9_]+, unique within the plugin */
     fb_option_type type;
-    const char *default_value; /* as text, never NULL; "" for an empty string */
+    const char* default_value; /* as text, never NULL; "" for an empty string */
     double min;                /* inclusive bounds for INT, FLOAT and SIZE; */
     double max;                /* ignored when has_range is 0 */
     int has_range;
-    const char *const *choices; /* NULL-terminated list for FB_OPT_CHOICE, else NULL */
-    const char *help;           /* one line, never NULL */
+    const char* const* choices; /* NULL-terminated list for FB_OPT_CHOICE, else NULL */
+    const char* help;           /* one line, never NULL */
 } fb_option_decl;
 
 /* One option as given by the study: both strings are owned by the host. */
 typedef struct fb_option {
-    const char *name;
-    const char *value;
+    const char* name;
+    const char* value;
 } fb_option;
 
 /* Arguments to open_write and open_read. struct_size lets the host append
  * fields in later minors; a plugin reads only fields below struct_size. */
 typedef struct fb_open_args {
-    uint32_t struct_size;       /* sizeof(fb_open_args) as the host compiled it */
-    fb_dtype dtype;             /* one of the plugin's declared dtypes */
-    const char *path;           /* file (or directory) to create or read */
-    uint64_t count;             /* write: total count or FB_COUNT_UNKNOWN;
-                                   read: the count the host will read in total */
-    const fb_option *options;   /* every declared option the study set; */
-    size_t option_count;        /* options not given take their default */
+    uint32_t struct_size;     /* sizeof(fb_open_args) as the host compiled it */
+    fb_dtype dtype;           /* one of the plugin's declared dtypes */
+    const char* path;         /* file (or directory) to create or read */
+    uint64_t count;           /* write: total count or FB_COUNT_UNKNOWN;
+                                 read: the count the host will read in total */
+    const fb_option* options; /* every declared option the study set; */
+    size_t option_count;      /* options not given take their default */
 } fb_open_args;
 
 /* An open stream. Opaque to the host; each plugin defines it. */
@@ -166,30 +166,30 @@ typedef struct fb_stream fb_stream;
 
 typedef struct fb_plugin_descriptor {
     /* Header: present in every major. Read these first. */
-    uint32_t magic;       /* FB_PLUGIN_MAGIC */
-    uint16_t abi_major;   /* FB_ABI_MAJOR the plugin was built against */
-    uint16_t abi_minor;   /* FB_ABI_MINOR the plugin was built against */
-    uint32_t struct_size; /* sizeof(fb_plugin_descriptor) as the plugin compiled it */
+    uint32_t magic;            /* FB_PLUGIN_MAGIC */
+    uint16_t abi_major;        /* FB_ABI_MAJOR the plugin was built against */
+    uint16_t abi_minor;        /* FB_ABI_MINOR the plugin was built against */
+    uint32_t struct_size;      /* sizeof(fb_plugin_descriptor) as the plugin compiled it */
     uint32_t option_decl_size; /* sizeof(fb_option_decl) as the plugin compiled it */
 
     /* Identity: NUL-terminated UTF-8, never NULL. */
-    const char *id;          /* [a-z0-9_-]+, unique among loaded plugins */
-    const char *version;     /* the plugin's own version, e.g. "1.2.0" */
-    const char *description; /* one line */
-    const char *license;     /* SPDX expression, e.g. "MIT" */
-    const char *extension;   /* file name suffix without dot, "" if none */
+    const char* id;          /* [a-z0-9_-]+, unique among loaded plugins */
+    const char* version;     /* the plugin's own version, e.g. "1.2.0" */
+    const char* description; /* one line */
+    const char* license;     /* SPDX expression, e.g. "MIT" */
+    const char* extension;   /* file name suffix without dot, "" if none */
 
     uint32_t dtypes; /* bit set of FB_DTYPE_BIT(...) */
     uint32_t reserved0;
-    uint64_t flags;  /* FB_CAP_* */
+    uint64_t flags; /* FB_CAP_* */
 
-    const fb_option_decl *options; /* option_count declarations, may be NULL if 0 */
+    const fb_option_decl* options; /* option_count declarations, may be NULL if 0 */
     uint32_t option_count;
     uint32_t reserved1;
 
     /* Optional (may be NULL): whether the given option set reads back
      * bit-exact. NULL means FB_CAP_LOSSLESS decides. Must not do I/O. */
-    int (*is_lossless)(const fb_option *options, size_t option_count);
+    int (*is_lossless)(const fb_option* options, size_t option_count);
 
     /* Writing. open_write creates the file at args->path (the host has
      * removed any old one) and on FB_OK stores a new stream in *out. On
@@ -198,10 +198,9 @@ typedef struct fb_plugin_descriptor {
      * data is valid for the call only). close_write flushes and finishes the
      * file; it is called exactly once for every stream open_write returned,
      * also after an error, and frees the stream whatever it returns. */
-    fb_status (*open_write)(const fb_open_args *args, fb_stream **out, char *err, size_t err_size);
-    fb_status (*write)(fb_stream *stream, const void *data, uint64_t count, char *err,
-                       size_t err_size);
-    fb_status (*close_write)(fb_stream *stream, char *err, size_t err_size);
+    fb_status (*open_write)(const fb_open_args* args, fb_stream** out, char* err, size_t err_size);
+    fb_status (*write)(fb_stream* stream, const void* data, uint64_t count, char* err, size_t err_size);
+    fb_status (*close_write)(fb_stream* stream, char* err, size_t err_size);
 
     /* Reading. open_read opens an existing file written by this plugin (or
      * by another tool in the same format). read fills data with exactly
@@ -210,21 +209,20 @@ typedef struct fb_plugin_descriptor {
      * close_read frees the stream; called once per stream, also after errors.
      * A reader must never crash, hang or allocate without bound on corrupt
      * input. */
-    fb_status (*open_read)(const fb_open_args *args, fb_stream **out, char *err, size_t err_size);
-    fb_status (*read)(fb_stream *stream, void *data, uint64_t count, char *err, size_t err_size);
-    fb_status (*close_read)(fb_stream *stream, char *err, size_t err_size);
+    fb_status (*open_read)(const fb_open_args* args, fb_stream** out, char* err, size_t err_size);
+    fb_status (*read)(fb_stream* stream, void* data, uint64_t count, char* err, size_t err_size);
+    fb_status (*close_read)(fb_stream* stream, char* err, size_t err_size);
 
     /* Optional features by versioned id, e.g. "formatbench.zero-copy-read/1".
      * Returns a pointer to a static struct whose layout the id defines, or
      * NULL when the feature is absent. May itself be NULL (no extensions). */
-    const void *(*get_extension)(const char *id);
+    const void* (*get_extension)(const char* id);
 } fb_plugin_descriptor;
 
 /* The entry point every plugin exports (see FB_PLUGIN_ENTRY_NAME). The host
  * passes its own ABI version; the plugin returns its static descriptor (never
  * NULL), whatever the host speaks: the host decides compatibility. */
-typedef const fb_plugin_descriptor *(*fb_plugin_entry_fn)(uint16_t host_abi_major,
-                                                          uint16_t host_abi_minor);
+typedef const fb_plugin_descriptor* (*fb_plugin_entry_fn)(uint16_t host_abi_major, uint16_t host_abi_minor);
 
 /* ---- Extensions ------------------------------------------------------------
  * Each extension is a struct returned by get_extension for its id. The
@@ -238,8 +236,7 @@ typedef const fb_plugin_descriptor *(*fb_plugin_entry_fn)(uint16_t host_abi_majo
 #define FB_EXT_ZERO_COPY_READ_V1 "formatbench.zero-copy-read/1"
 typedef struct fb_ext_zero_copy_read_v1 {
     uint32_t struct_size;
-    fb_status (*view)(fb_stream *stream, uint64_t count, const void **data, char *err,
-                      size_t err_size);
+    fb_status (*view)(fb_stream* stream, uint64_t count, const void** data, char* err, size_t err_size);
 } fb_ext_zero_copy_read_v1;
 
 #ifdef __cplusplus

@@ -143,11 +143,16 @@ inline bool parse_size(std::string_view text, std::uint64_t& out) {
     if (ec != std::errc() || end == text.data()) return false;
     std::string_view suffix(end, static_cast<std::size_t>(text.data() + text.size() - end));
     std::uint64_t scale = 1;
-    if (suffix.empty() || suffix == "B") scale = 1;
-    else if (suffix == "k" || suffix == "K" || suffix == "KiB") scale = 1ull << 10;
-    else if (suffix == "M" || suffix == "MiB") scale = 1ull << 20;
-    else if (suffix == "G" || suffix == "GiB") scale = 1ull << 30;
-    else return false;
+    if (suffix.empty() || suffix == "B")
+        scale = 1;
+    else if (suffix == "k" || suffix == "K" || suffix == "KiB")
+        scale = 1ull << 10;
+    else if (suffix == "M" || suffix == "MiB")
+        scale = 1ull << 20;
+    else if (suffix == "G" || suffix == "GiB")
+        scale = 1ull << 30;
+    else
+        return false;
     if (value > UINT64_MAX / scale) return false;
     out = value * scale;
     return true;
@@ -161,16 +166,20 @@ inline bool parse_size(std::string_view text, std::uint64_t& out) {
 // Options not given take their declared default.
 class options {
 public:
-    options(const fb_option_decl* decls, std::size_t decl_count, const fb_option* given, std::size_t given_count)
+    options(const fb_option_decl* decls, std::size_t decl_count, const fb_option* given,
+            std::size_t given_count)
         : decls_(decls), decl_count_(decl_count) {
         values_.resize(decl_count);
-        for (std::size_t i = 0; i < decl_count; ++i) values_[i] = decls[i].default_value;
+        for (std::size_t i = 0; i < decl_count; ++i)
+            values_[i] = decls[i].default_value;
         for (std::size_t j = 0; j < given_count; ++j) {
             std::size_t i = index_of(given[j].name);
-            if (i == decl_count) throw error(FB_E_INVALID_OPTION, std::string("unknown option '") + given[j].name + "'");
+            if (i == decl_count)
+                throw error(FB_E_INVALID_OPTION, std::string("unknown option '") + given[j].name + "'");
             values_[i] = given[j].value ? given[j].value : "";
         }
-        for (std::size_t i = 0; i < decl_count; ++i) check(decls[i], values_[i]);
+        for (std::size_t i = 0; i < decl_count; ++i)
+            check(decls[i], values_[i]);
     }
 
     bool get_bool(std::string_view name) const {
@@ -204,9 +213,7 @@ public:
             throw error(FB_E_INVALID_OPTION,
                         std::string("option '") + d.name + "': '" + v + "' is not " + expected);
         };
-        auto range = [&]() {
-            return std::string(" in [") + number(d.min) + ", " + number(d.max) + "]";
-        };
+        auto range = [&]() { return std::string(" in [") + number(d.min) + ", " + number(d.max) + "]"; };
         switch (d.type) {
         case FB_OPT_BOOL: {
             bool b;
@@ -264,7 +271,8 @@ private:
         if (i == decl_count_ || decls_[i].type != type) {
             // FB_OPT_CHOICE values are read with get_string.
             if (!(i != decl_count_ && type == FB_OPT_STRING && decls_[i].type == FB_OPT_CHOICE))
-                throw error(FB_E_INTERNAL, std::string("plugin reads undeclared option '") + std::string(name) + "'");
+                throw error(FB_E_INTERNAL,
+                            std::string("plugin reads undeclared option '") + std::string(name) + "'");
         }
         return values_[i];
     }
@@ -330,23 +338,30 @@ fb_status guarded(char* err, std::size_t err_size, Fn&& fn) noexcept {
 
 template <class T>
 constexpr std::size_t option_count() {
-    if constexpr (requires { T::options; }) return sizeof(T::options) / sizeof(T::options[0]);
-    else return 0;
+    if constexpr (requires { T::options; })
+        return sizeof(T::options) / sizeof(T::options[0]);
+    else
+        return 0;
 }
 
 template <class T>
 constexpr const fb_option_decl* option_decls() {
-    if constexpr (requires { T::options; }) return T::options;
-    else return nullptr;
+    if constexpr (requires { T::options; })
+        return T::options;
+    else
+        return nullptr;
 }
 
 template <class T>
 open_request make_request(const fb_open_args* args) {
     if (!args || !args->path) throw error(FB_E_STATE, "open called without arguments");
+    // Every field read below exists since ABI 1.0; a later minor's host may pass a larger struct.
+    if (args->struct_size < sizeof(fb_open_args))
+        throw error(FB_E_STATE, "open arguments from an older, smaller ABI");
     if (dtype_size(args->dtype) == 0) throw error(FB_E_UNSUPPORTED, "unknown dtype");
     if (!(T::info().dtypes & FB_DTYPE_BIT(args->dtype)))
-        throw error(FB_E_UNSUPPORTED, std::string("dtype ") + dtype_name(args->dtype) + " is not supported by " +
-                                          T::info().id);
+        throw error(FB_E_UNSUPPORTED,
+                    std::string("dtype ") + dtype_name(args->dtype) + " is not supported by " + T::info().id);
     return open_request{args->dtype, args->path, args->count,
                         options(option_decls<T>(), option_count<T>(), args->options, args->option_count)};
 }
@@ -388,7 +403,8 @@ struct adapter {
         });
     }
 
-    static fb_status write(fb_stream* s, const void* data, std::uint64_t count, char* err, std::size_t err_size) {
+    static fb_status write(fb_stream* s, const void* data, std::uint64_t count, char* err,
+                           std::size_t err_size) {
         return guarded(err, err_size, [&] {
             if (!s) throw error(FB_E_STATE, "write on a null stream");
             if (count && !data) throw error(FB_E_STATE, "write with a null buffer");
@@ -413,7 +429,8 @@ struct adapter {
         return st;
     }
 
-    static fb_status view(fb_stream* s, std::uint64_t count, const void** data, char* err, std::size_t err_size) {
+    static fb_status view(fb_stream* s, std::uint64_t count, const void** data, char* err,
+                          std::size_t err_size) {
         return guarded(err, err_size, [&] {
             if (!s || !data) throw error(FB_E_STATE, "view on a null stream");
             *data = unbox<reader>(s).view(count);
@@ -422,7 +439,7 @@ struct adapter {
 
     static const void* get_extension(const char* id) {
         if (!id) return nullptr;
-        if constexpr (requires(reader& r) { r.view(std::uint64_t{}); }) {
+        if constexpr (requires(reader & r) { r.view(std::uint64_t{}); }) {
             static const fb_ext_zero_copy_read_v1 zero_copy{sizeof(fb_ext_zero_copy_read_v1), &view};
             if (std::strcmp(id, FB_EXT_ZERO_COPY_READ_V1) == 0) return &zero_copy;
         }
@@ -465,9 +482,9 @@ struct adapter {
 } // namespace formatbench::sdk
 
 // Defines the exported entry point for plugin class CLASS. Use once per library.
-#define FORMATBENCH_PLUGIN(CLASS)                                                                                   \
-    extern "C" FB_PLUGIN_EXPORT const fb_plugin_descriptor* fb_plugin_entry(std::uint16_t, std::uint16_t) {        \
-        return ::formatbench::sdk::detail::adapter<CLASS>::descriptor();                                           \
+#define FORMATBENCH_PLUGIN(CLASS)                                                                            \
+    extern "C" FB_PLUGIN_EXPORT const fb_plugin_descriptor* fb_plugin_entry(std::uint16_t, std::uint16_t) {  \
+        return ::formatbench::sdk::detail::adapter<CLASS>::descriptor();                                     \
     }
 
 #endif // FORMATBENCH_PLUGIN_HPP

@@ -23,8 +23,10 @@ std::string range_text(const option_info& o) {
 nlohmann::json plugin_json(const plugin& p) {
     nlohmann::json options = nlohmann::json::array();
     for (const auto& o : p.options()) {
-        nlohmann::json j{{"name", o.name},      {"type", option_type_name(o.type)},
-                         {"default", o.default_value}, {"help", o.help}};
+        nlohmann::json j{{"name", o.name},
+                         {"type", option_type_name(o.type)},
+                         {"default", o.default_value},
+                         {"help", o.help}};
         if (o.has_range) j["range"] = {o.min, o.max};
         if (o.type == FB_OPT_CHOICE) j["choices"] = o.choices;
         options.push_back(std::move(j));
@@ -48,13 +50,15 @@ int list_plugins(const global_options& global, bool json) {
     auto reg = load_plugins(global);
     if (json) {
         nlohmann::json out = nlohmann::json::array();
-        for (const auto& p : reg->plugins()) out.push_back(plugin_json(*p));
+        for (const auto& p : reg->plugins())
+            out.push_back(plugin_json(*p));
         fmt::print("{}\n", out.dump(2));
         return 0;
     }
     if (reg->plugins().empty()) {
         std::vector<std::string> dirs;
-        for (const auto& d : reg->searched()) dirs.push_back(d.string());
+        for (const auto& d : reg->searched())
+            dirs.push_back(d.string());
         fmt::print(stderr, "formatbench: no plugins found; searched: {}\n", join(dirs));
         return 2;
     }
@@ -73,8 +77,8 @@ int list_plugins(const global_options& global, bool json) {
         w[3] = std::max(w[3], r.caps.size());
     }
     for (const auto& r : rows)
-        fmt::print("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", r.id, w[0], r.version, w[1], r.dtypes, w[2], r.caps, w[3],
-                   r.path);
+        fmt::print("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", r.id, w[0], r.version, w[1], r.dtypes, w[2],
+                   r.caps, w[3], r.path);
     return 0;
 }
 
@@ -99,7 +103,9 @@ int describe_plugin(const global_options& global, const std::string& id, bool js
         std::string range = range_text(o);
         fmt::print("    {}  {}  default: {}{}\n", o.name, option_type_name(o.type),
                    o.default_value.empty() ? "\"\"" : o.default_value,
-                   range.empty() ? "" : "  " + std::string(o.type == FB_OPT_CHOICE ? "choices: " : "range: ") + range);
+                   range.empty()
+                       ? ""
+                       : "  " + std::string(o.type == FB_OPT_CHOICE ? "choices: " : "range: ") + range);
         fmt::print("        {}\n", o.help);
     }
     return 0;
@@ -112,7 +118,8 @@ std::unique_ptr<registry> load_plugins(const global_options& global,
     auto reg = std::make_unique<registry>();
     reg->load_directories(plugin_search_path(global.plugin_path, study_plugin_path));
     if (!global.quiet)
-        for (const auto& problem : reg->problems()) fmt::print(stderr, "formatbench: skipped {}\n", problem.text());
+        for (const auto& problem : reg->problems())
+            fmt::print(stderr, "formatbench: skipped {}\n", problem.text());
     return reg;
 }
 
@@ -126,10 +133,12 @@ void add_plugins_commands(CLI::App& app, const global_options& global, command_a
 
     auto* list = app.add_subcommand("plugins", "list the plugins found on the search path");
     list->add_flag("--json", args->json, "machine-readable output");
-    list->callback([&global, &action, args] { action = [&global, args] { return list_plugins(global, args->json); }; });
+    list->callback(
+        [&global, &action, args] { action = [&global, args] { return list_plugins(global, args->json); }; });
 
-    auto* describe = app.add_subcommand("describe", "show everything a plugin declares: dtypes, capabilities, "
-                                                    "options with types, defaults, ranges and help");
+    auto* describe =
+        app.add_subcommand("describe", "show everything a plugin declares: dtypes, capabilities, "
+                                       "options with types, defaults, ranges and help");
     describe->add_option("ID", args->id, "plugin id (see `formatbench plugins`)")->required();
     describe->add_flag("--json", args->json, "machine-readable output");
     describe->callback([&global, &action, args] {

@@ -20,9 +20,10 @@ int main(int argc, char** argv) {
     app.fallthrough();
 
     cli::global_options global;
-    app.add_option("--plugin-path", global.plugin_path,
-                   "folder to search for plugins first (repeatable); then FORMATBENCH_PLUGIN_PATH, the study's "
-                   "plugin_path and the folder beside the executable")
+    app.add_option(
+           "--plugin-path", global.plugin_path,
+           "folder to search for plugins first (repeatable); then FORMATBENCH_PLUGIN_PATH, the study's "
+           "plugin_path and the folder beside the executable")
         ->type_name("DIR");
     app.add_flag("-q,--quiet", global.quiet, "do not report plugin files that were skipped");
 

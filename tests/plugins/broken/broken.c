@@ -12,21 +12,33 @@
 #define KIND_DUPLICATE 5
 #define KIND_NULL_DESCRIPTOR 6
 
-static fb_status open_any(const fb_open_args *a, fb_stream **out, char *err, size_t n) {
-    (void)a; (void)err; (void)n;
+static fb_status open_any(const fb_open_args* a, fb_stream** out, char* err, size_t n) {
+    (void)a;
+    (void)err;
+    (void)n;
     *out = NULL;
     return FB_E_UNSUPPORTED;
 }
-static fb_status write_any(fb_stream *s, const void *d, uint64_t c, char *err, size_t n) {
-    (void)s; (void)d; (void)c; (void)err; (void)n;
+static fb_status write_any(fb_stream* s, const void* d, uint64_t c, char* err, size_t n) {
+    (void)s;
+    (void)d;
+    (void)c;
+    (void)err;
+    (void)n;
     return FB_E_UNSUPPORTED;
 }
-__attribute__((unused)) static fb_status read_any(fb_stream *s, void *d, uint64_t c, char *err, size_t n) {
-    (void)s; (void)d; (void)c; (void)err; (void)n;
+__attribute__((unused)) static fb_status read_any(fb_stream* s, void* d, uint64_t c, char* err, size_t n) {
+    (void)s;
+    (void)d;
+    (void)c;
+    (void)err;
+    (void)n;
     return FB_E_UNSUPPORTED;
 }
-static fb_status close_any(fb_stream *s, char *err, size_t n) {
-    (void)s; (void)err; (void)n;
+static fb_status close_any(fb_stream* s, char* err, size_t n) {
+    (void)s;
+    (void)err;
+    (void)n;
     return FB_OK;
 }
 
@@ -69,9 +81,11 @@ __attribute__((unused)) static const fb_plugin_descriptor descriptor = {
 
 #if BROKEN_KIND == KIND_NO_ENTRY
 /* Exports something, but not the entry point. */
-FB_PLUGIN_EXPORT const fb_plugin_descriptor *get_plugin(void) { return &descriptor; }
+FB_PLUGIN_EXPORT const fb_plugin_descriptor* get_plugin(void) {
+    return &descriptor;
+}
 #else
-FB_PLUGIN_EXPORT const fb_plugin_descriptor *fb_plugin_entry(uint16_t major, uint16_t minor) {
+FB_PLUGIN_EXPORT const fb_plugin_descriptor* fb_plugin_entry(uint16_t major, uint16_t minor) {
     (void)major;
     (void)minor;
 #if BROKEN_KIND == KIND_NULL_DESCRIPTOR
