@@ -818,18 +818,55 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
     return s;
 }
 
-} // namespace
+// YAML (1.2) study files are UTF-8; yaml-cpp would pass invalid bytes
+// through plain scalars but replace them when the study is written back
+// (resolved_yaml), so the record would not name what the file said. Returns
+// the offset of the first byte that is not valid UTF-8, or npos.
+std::size_t first_invalid_utf8(std::string_view t) {
+    std::size_t i = 0;
+    while (i < t.size()) {
+        auto c = static_cast<unsigned char>(t[i]);
+        std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        if (n == 0 || i + n > t.size() || (n == 2 && c < 0xC2)) return i;
+        for (std::size_t k = 1; k < n; ++k)
+            if ((static_cast<unsigned char>(t[i + k]) & 0xC0) != 0x80) return i;
+        auto c1 = static_cast<unsigned char>(t[i + 1 < t.size() ? i + 1 : i]);
+        if ((n == 3 && c == 0xE0 && c1 < 0xA0) || (n == 3 && c == 0xED && c1 >= 0xA0) ||
+            (n == 4 && c == 0xF0 && c1 < 0x90) || (n == 4 && (c > 0xF4 || (c == 0xF4 && c1 >= 0x90))))
+            return i; // overlong, surrogate or beyond U+10FFFF
+        i += n;
+    }
+    return std::string_view::npos;
+}
 
-study load_study_text(const std::string& text, const std::string& source,
-                      const std::vector<std::string>& sets) {
-    YAML::Node root;
+void check_sets_utf8(const std::vector<std::string>& sets) {
+    for (const auto& set : sets)
+        if (first_invalid_utf8(set) != std::string_view::npos)
+            throw usage_error(fmt::format("--set: not valid UTF-8: '{}'", set));
+}
+
+YAML::Node parse_study_yaml(const std::string& text, const std::string& source) {
+    if (std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos) {
+        std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + bad, '\n'));
+        std::size_t line_start = text.rfind('\n', bad == 0 ? 0 : bad - 1);
+        std::size_t column = bad - (line_start == std::string::npos || bad == 0 ? 0 : line_start + 1) + 1;
+        throw config_error(fmt::format("{}:{}:{}: not valid UTF-8 (byte 0x{:02x}); save the study as UTF-8",
+                                       source, line, column, static_cast<unsigned char>(text[bad])));
+    }
     try {
-        root = YAML::Load(text);
+        return YAML::Load(text);
     } catch (const YAML::ParserException& e) {
         throw config_error(
             fmt::format("{}:{}:{}: invalid YAML: {}", source, e.mark.line + 1, e.mark.column + 1, e.msg));
     }
-    return read_study(root, source, "", sets);
+}
+
+} // namespace
+
+study load_study_text(const std::string& text, const std::string& source,
+                      const std::vector<std::string>& sets) {
+    check_sets_utf8(sets);
+    return read_study(parse_study_yaml(text, source), source, "", sets);
 }
 
 study load_study_file(const std::string& path, const std::vector<std::string>& sets) {
@@ -840,14 +877,8 @@ study load_study_file(const std::string& path, const std::vector<std::string>& s
         throw usage_error(fmt::format("cannot read study '{}': Is a directory", path));
     std::ostringstream text;
     text << in.rdbuf();
-    YAML::Node root;
-    try {
-        root = YAML::Load(text.str());
-    } catch (const YAML::ParserException& e) {
-        throw config_error(
-            fmt::format("{}:{}:{}: invalid YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
-    }
-    return read_study(root, path, path, sets);
+    check_sets_utf8(sets);
+    return read_study(parse_study_yaml(text.str(), path), path, path, sets);
 }
 
 void check_study_plugins(const study& s, const registry& reg) {

@@ -555,9 +555,12 @@ std::vector<check> plan_checks(const plugin& p, const settings& s) {
     for (const auto& o : p.options())
         for (const auto& v : invalid_values(o))
             bad.emplace_back(o.name, v);
-    for (const auto& [name, value] : bad)
+    // Plain copies, not structured bindings: clang 14 cannot capture those.
+    for (const auto& option : bad) {
+        std::string name = option.first, value = option.second;
         out.push_back({"bad_option/" + name + "='" + value + "'",
                        [pp, name, value] { return bad_option(*pp, name, value); }});
+    }
 
     out.push_back(
         {"write_error/below_regular_file", [pp] { return write_unwritable(*pp, unwritable::below_file); }});

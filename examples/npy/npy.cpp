@@ -1,5 +1,5 @@
 // npy: NumPy's .npy format as a formatbench plugin, built out of tree
-// against the installed SDK (formatbench/plugin.hpp) only.
+// against the installed SDK (formatbench/plugin.hpp and posix_file.hpp) only.
 //
 // File layout (numpy's format spec, numpy/lib/format.py):
 //   "\x93NUMPY", major, minor version bytes;
@@ -31,11 +31,11 @@
 // Extension: formatbench.zero-copy-read/1 maps the file and exposes the
 // data in place when the file's byte order is the machine's.
 #include <formatbench/plugin.hpp>
+#include <formatbench/posix_file.hpp>
 
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -55,72 +55,12 @@ constexpr std::size_t magic_size = 6;
 constexpr std::size_t max_header_bytes = 1u << 20;
 constexpr std::size_t small_write_buffer = 1u << 16;
 
-// ---- Small POSIX helpers ---------------------------------------------------
-
-class unique_fd {
-public:
-    unique_fd() = default;
-    explicit unique_fd(int fd) : fd_(fd) {}
-    unique_fd(unique_fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-    unique_fd& operator=(unique_fd&& o) noexcept {
-        if (this != &o) {
-            reset();
-            fd_ = std::exchange(o.fd_, -1);
-        }
-        return *this;
-    }
-    ~unique_fd() { reset(); }
-    int get() const noexcept { return fd_; }
-    int release() noexcept { return std::exchange(fd_, -1); }
-    void reset() noexcept {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = -1;
-    }
-
-private:
-    int fd_ = -1;
-};
-
-[[noreturn]] void throw_io(const char* what, const std::string& path, int errnum) {
-    std::string text = std::strerror(errnum);
-    if (errnum == ENOSPC || errnum == EDQUOT) text += " (free space there or choose another directory)";
-    throw error(FB_E_IO, std::string("npy: ") + what + " '" + path + "': " + text);
-}
+// npy's messages: "npy: write to '/dev/full': No space left on device (free ...)".
+constexpr sdk::file_wording wording{
+    .prefix = "npy: ", .write = "write to", .read = "read from", .space_hint = true};
 
 [[noreturn]] void corrupt(const std::string& path, const std::string& why) {
     throw error(FB_E_CORRUPT, "npy: '" + path + "' is not a readable .npy file: " + why);
-}
-
-void pwrite_all(int fd, const unsigned char* p, std::size_t n, std::uint64_t offset,
-                const std::string& path) {
-    while (n > 0) {
-        ssize_t w = ::pwrite(fd, p, std::min<std::size_t>(n, 0x7ffff000), static_cast<off_t>(offset));
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            throw_io("write to", path, errno);
-        }
-        if (w == 0) throw error(FB_E_IO, "npy: write to '" + path + "' made no progress");
-        p += w;
-        n -= static_cast<std::size_t>(w);
-        offset += static_cast<std::uint64_t>(w);
-    }
-}
-
-// pread until n bytes or end of file; returns the bytes read.
-std::size_t pread_full(int fd, unsigned char* p, std::size_t n, std::uint64_t offset,
-                       const std::string& path) {
-    std::size_t done = 0;
-    while (done < n) {
-        ssize_t r = ::pread(fd, p + done, std::min<std::size_t>(n - done, 0x7ffff000),
-                            static_cast<off_t>(offset + done));
-        if (r < 0) {
-            if (errno == EINTR) continue;
-            throw_io("read from", path, errno);
-        }
-        if (r == 0) break;
-        done += static_cast<std::size_t>(r);
-    }
-    return done;
 }
 
 void swap_in_place(unsigned char* p, std::size_t count, std::size_t size) {
@@ -328,21 +268,14 @@ struct npy_format {
               swap_(size_ > 1 && big_endian_file(r.options) != (std::endian::native == std::endian::big)),
               major_(r.options.get_string("header_version")[0] - '0'),
               header_count_(r.count == FB_COUNT_UNKNOWN ? 0 : r.count) {
-            // Only a path that did not exist is ours to remove on failure; a
-            // device or FIFO given as the path is never unlinked.
-            struct stat st {};
-            bool existed = ::lstat(path_.c_str(), &st) == 0;
-            fd_ = unique_fd(::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-            if (fd_.get() < 0) throw_io("cannot create", path_, errno);
-            try {
-                std::string h = format_header(major_, descr_, header_count_);
-                header_size_ = h.size();
-                pwrite_all(fd_.get(), reinterpret_cast<const unsigned char*>(h.data()), h.size(), 0, path_);
-            } catch (...) {
-                fd_.reset();
-                if (!existed) ::unlink(path_.c_str());
-                throw;
-            }
+            // Only a file we created is removed if the header cannot be
+            // written; a device or FIFO given as the path is never unlinked.
+            file_ = sdk::file::create(path_, wording, O_WRONLY, 0644);
+            sdk::remove_on_failure guard(file_);
+            std::string h = format_header(major_, descr_, header_count_);
+            header_size_ = h.size();
+            file_.write_all_at(h.data(), h.size(), 0);
+            guard.commit();
         }
 
         void write(const void* data, std::uint64_t count) {
@@ -377,14 +310,14 @@ struct npy_format {
             // The true count, when it is not the one the header was written with.
             if (written_ != header_count_) {
                 std::string h = format_header(major_, descr_, written_);
-                pwrite_all(fd_.get(), reinterpret_cast<const unsigned char*>(h.data()), h.size(), 0, path_);
+                file_.write_all_at(h.data(), h.size(), 0);
             }
-            if (::close(fd_.release()) != 0) throw_io("cannot close", path_, errno);
+            file_.close();
         }
 
     private:
         void put(const unsigned char* p, std::size_t n) {
-            pwrite_all(fd_.get(), p, n, header_size_ + offset_, path_);
+            file_.write_all_at(p, n, header_size_ + offset_);
             offset_ += n;
         }
         void flush() {
@@ -399,7 +332,7 @@ struct npy_format {
         bool swap_;
         int major_;
         std::uint64_t header_count_;
-        unique_fd fd_;
+        sdk::file file_;
         std::size_t header_size_ = 0;
         std::uint64_t offset_ = 0;  // data bytes written so far
         std::uint64_t written_ = 0; // elements written so far
@@ -409,10 +342,8 @@ struct npy_format {
     class reader {
     public:
         explicit reader(const sdk::open_request& r) : path_(r.path), size_(r.element_size()) {
-            fd_ = unique_fd(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
-            if (fd_.get() < 0) throw_io("cannot open", path_, errno);
-            struct stat st {};
-            if (::fstat(fd_.get(), &st) != 0) throw_io("cannot stat", path_, errno);
+            file_ = sdk::file::open_read(path_, wording);
+            struct stat st = file_.status();
             if (!S_ISREG(st.st_mode)) throw error(FB_E_IO, "npy: '" + path_ + "' is not a regular file");
             file_size_ = static_cast<std::uint64_t>(st.st_size);
             parse_header(r);
@@ -424,7 +355,7 @@ struct npy_format {
                                                 std::to_string(count_) + " elements of its shape");
             auto* p = static_cast<unsigned char*>(data);
             std::size_t bytes = static_cast<std::size_t>(count * size_);
-            std::size_t got = pread_full(fd_.get(), p, bytes, data_offset_ + done_ * size_, path_);
+            std::size_t got = file_.read_full_at(p, bytes, data_offset_ + done_ * size_);
             if (got != bytes)
                 throw error(FB_E_TRUNCATED, "npy: '" + path_ + "' ends before its data (the file shrank?)");
             if (swap_) swap_in_place(p, static_cast<std::size_t>(count), size_);
@@ -440,8 +371,8 @@ struct npy_format {
             if (count > count_) throw error(FB_E_TRUNCATED, "npy: '" + path_ + "' holds fewer elements");
             if (!map_) {
                 void* m = ::mmap(nullptr, static_cast<std::size_t>(file_size_), PROT_READ, MAP_PRIVATE,
-                                 fd_.get(), 0);
-                if (m == MAP_FAILED) throw_io("cannot map", path_, errno);
+                                 file_.fd(), 0);
+                if (m == MAP_FAILED) file_.fail("cannot map", errno);
                 map_ = m;
             }
             return static_cast<const unsigned char*>(map_) + data_offset_;
@@ -450,7 +381,7 @@ struct npy_format {
         void close() { unmap(); }
 
         reader(reader&& o) noexcept
-            : path_(std::move(o.path_)), size_(o.size_), fd_(std::move(o.fd_)), file_size_(o.file_size_),
+            : path_(std::move(o.path_)), size_(o.size_), file_(std::move(o.file_)), file_size_(o.file_size_),
               data_offset_(o.data_offset_), count_(o.count_), done_(o.done_), swap_(o.swap_),
               map_(std::exchange(o.map_, nullptr)) {}
         reader& operator=(reader&&) = delete;
@@ -464,7 +395,7 @@ struct npy_format {
 
         void parse_header(const sdk::open_request& r) {
             unsigned char pre[12] = {};
-            std::size_t got = pread_full(fd_.get(), pre, sizeof pre, 0, path_);
+            std::size_t got = file_.read_full_at(pre, sizeof pre, 0);
             if (got == 0) corrupt(path_, "the file is empty");
             if (got < magic_size || std::memcmp(pre, magic, magic_size) != 0)
                 corrupt(path_, "bad magic (a .npy file starts with \\x93NUMPY)");
@@ -487,8 +418,7 @@ struct npy_format {
                 corrupt(path_, "header length " + std::to_string(header_len) +
                                    " is over the 1 MiB this reader allows");
             std::string text(static_cast<std::size_t>(header_len), '\0');
-            if (pread_full(fd_.get(), reinterpret_cast<unsigned char*>(text.data()), text.size(), prefix,
-                           path_) != text.size())
+            if (file_.read_full_at(text.data(), text.size(), prefix) != text.size())
                 corrupt(path_, "the file ends inside the header");
             if (text.find('\0') != std::string::npos) corrupt(path_, "the header holds a NUL byte");
             header h = dict_parser(text, path_).parse();
@@ -538,7 +468,7 @@ struct npy_format {
 
         std::string path_;
         std::size_t size_;
-        unique_fd fd_;
+        sdk::file file_;
         std::uint64_t file_size_ = 0;
         std::uint64_t data_offset_ = 0;
         std::uint64_t count_ = 0; // elements in the file

@@ -53,7 +53,7 @@ text_reader::text_reader(const sdk::open_request& request) : path_(request.path)
     memory_ = make_aligned_buffer(prefix_bytes + block_bytes + 1);
     data_ = memory_.get() + prefix_bytes;
     pos_ = end_ = data_;
-    file_.open_read(request.path);
+    file_ = sdk::file::open_read(request.path);
 }
 
 void text_reader::read(void* data, std::uint64_t count) {

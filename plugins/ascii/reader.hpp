@@ -8,6 +8,7 @@
 #include "two_threads.hpp"
 
 #include <formatbench/plugin.hpp>
+#include <formatbench/posix_file.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -41,7 +42,7 @@ private:
 
     std::string path_;
     fb_dtype dtype_;
-    file file_;
+    sdk::file file_;
     aligned_buffer memory_;
     char* data_ = nullptr;      // where each block is read to (page-aligned)
     const char* pos_ = nullptr; // first unparsed byte

@@ -44,7 +44,7 @@ text_writer::text_writer(const sdk::open_request& request)
     staged_ = make_aligned_buffer(staged_values * element_size_);
     text_[0] = make_aligned_buffer(text_buffer_bytes);
     main_end_ = text_[0].get();
-    file_.create(request.path);
+    file_ = sdk::file::create(request.path);
 }
 
 void text_writer::write(const void* data, std::uint64_t count) {

@@ -9,6 +9,7 @@
 #include "two_threads.hpp"
 
 #include <formatbench/plugin.hpp>
+#include <formatbench/posix_file.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -62,7 +63,7 @@ private:
     // Share of a block this thread formats while the helper writes; learnt
     // from the measured format rate and write time (see writer.cpp).
     double main_share_ = 0.5;
-    file file_;
+    sdk::file file_;
     std::string failed_; // set by a failed write: the stream stays failed
     // Declared last: destroyed (joined) first, before the buffers it uses.
     helper_thread helper_;

@@ -66,16 +66,18 @@ struct memory_format {
             data_ = &it->second;
         }
         void read(void* out, std::uint64_t count) {
-            std::uint64_t bytes = count * size_;
-            if (bytes > data_->size() - offset_)
+            // Compare in elements, so a huge count cannot wrap around.
+            if (count > (data_->size() - offset_) / size_)
                 throw error(FB_E_TRUNCATED, "memory: asked for more elements than were written");
-            std::memcpy(out, data_->data() + offset_, bytes);
-            offset_ += bytes;
+            if (count == 0) return; // an empty buffer's data() may be null
+            std::memcpy(out, data_->data() + offset_, count * size_);
+            offset_ += count * size_;
         }
         const void* view(std::uint64_t count) {
-            if (count * size_ > data_->size())
+            if (count > data_->size() / size_)
                 throw error(FB_E_TRUNCATED, "memory: fewer elements than asked for");
-            return data_->data();
+            static const unsigned char empty = 0; // the view is never null, also for no data
+            return data_->empty() ? &empty : data_->data();
         }
         // Reading is the end of the data's life: free it so that a long study
         // does not keep every case's bytes.

@@ -26,11 +26,11 @@
 //                  instead of page by page; default false (slower here).
 //   sync_on_close  msync(MS_SYNC) the written mapping before unmapping.
 #include <formatbench/plugin.hpp>
+#include <formatbench/posix_file.hpp>
 
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -42,29 +42,8 @@ namespace {
 namespace sdk = formatbench::sdk;
 using sdk::error;
 
-class unique_fd {
-public:
-    unique_fd() = default;
-    explicit unique_fd(int fd) : fd_(fd) {}
-    unique_fd(unique_fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-    unique_fd& operator=(unique_fd&& o) noexcept {
-        if (this != &o) {
-            reset();
-            fd_ = std::exchange(o.fd_, -1);
-        }
-        return *this;
-    }
-    ~unique_fd() { reset(); }
-    int get() const noexcept { return fd_; }
-    int release() noexcept { return std::exchange(fd_, -1); }
-    void reset() noexcept {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = -1;
-    }
-
-private:
-    int fd_ = -1;
-};
+// mmap's messages: "mmap: close '/tmp/x': Input/output error".
+constexpr sdk::file_wording wording{.prefix = "mmap: ", .close = "close", .space_hint = true};
 
 // Owns one mapping; empty (no mapping) for a zero-byte file, which mmap
 // cannot map.
@@ -97,16 +76,6 @@ private:
     std::size_t size_ = 0;
 };
 
-std::string errno_text(int errnum) {
-    std::string text = std::strerror(errnum);
-    if (errnum == ENOSPC || errnum == EDQUOT) text += " (free space there or choose another directory)";
-    return text;
-}
-
-[[noreturn]] void throw_io(const std::string& what, const std::string& path, int errnum) {
-    throw error(FB_E_IO, "mmap: " + what + " '" + path + "': " + errno_text(errnum));
-}
-
 std::uint64_t byte_count(std::uint64_t count, std::size_t size, const std::string& path) {
     if (size != 0 && count > UINT64_MAX / size)
         throw error(FB_E_INVALID_OPTION, "mmap: element count " + std::to_string(count) + " for '" + path +
@@ -119,10 +88,10 @@ std::uint64_t byte_count(std::uint64_t count, std::size_t size, const std::strin
 // so pages must not be faulted in before it. That is why populate uses
 // MADV_POPULATE_READ/WRITE (Linux 5.14) after madvise and not MAP_POPULATE,
 // which faults everything in at mmap time in 4 KiB pages.
-mapping map_file(int fd, std::size_t bytes, bool writable, const sdk::options& o, const std::string& path) {
+mapping map_file(const sdk::file& f, std::size_t bytes, bool writable, const sdk::options& o) {
     if (bytes == 0) return {};
-    void* base = ::mmap(nullptr, bytes, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
-    if (base == MAP_FAILED) throw_io("cannot map", path, errno);
+    void* base = ::mmap(nullptr, bytes, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, f.fd(), 0);
+    if (base == MAP_FAILED) f.fail("cannot map", errno);
     mapping m(base, bytes);
     const std::string& advice = o.get_string("advice");
     int a = advice == "sequential" ? MADV_SEQUENTIAL
@@ -133,10 +102,10 @@ mapping map_file(int fd, std::size_t bytes, bool writable, const sdk::options& o
     // A kernel without transparent huge pages refuses MADV_HUGEPAGE with
     // EINVAL; it is the default and only a hint, so it then goes unused.
     if (a != MADV_NORMAL && ::madvise(base, bytes, a) != 0 && !(a == MADV_HUGEPAGE && errno == EINVAL))
-        throw_io("madvise(" + advice + ") on", path, errno);
+        f.fail("madvise(" + advice + ") on", errno);
     if (o.get_bool("populate") &&
         ::madvise(base, bytes, writable ? MADV_POPULATE_WRITE : MADV_POPULATE_READ) != 0)
-        throw_io("cannot populate (needs Linux 5.14 or later) the mapping of", path, errno);
+        f.fail("cannot populate (needs Linux 5.14 or later) the mapping of", errno);
     return m;
 }
 
@@ -178,32 +147,26 @@ struct mmap_format {
                                 "before it is mapped); this plugin declares needs-count");
             total_ = byte_count(r.count, size_, path_);
             sync_ = r.options.get_bool("sync_on_close");
-            open_file();
-            try {
-                struct stat st {};
-                if (::fstat(fd_.get(), &st) != 0) throw_io("cannot stat", path_, errno);
-                if (!S_ISREG(st.st_mode))
-                    throw error(FB_E_IO,
-                                "mmap: '" + path_ +
-                                    "' is not a regular file (a device, FIFO or directory); mmap can "
-                                    "only size and map a regular file: write to a file path instead");
-                if (!created_ && ::ftruncate(fd_.get(), 0) != 0) throw_io("cannot truncate", path_, errno);
-                if (total_ > 0) {
-                    // Reserve every block now: see SIGBUS in the header comment.
-                    int e = ::posix_fallocate(fd_.get(), 0, static_cast<off_t>(total_));
-                    if (e != 0) throw_io("cannot reserve " + std::to_string(total_) + " bytes for", path_, e);
-                }
-                map_ = map_file(fd_.get(), static_cast<std::size_t>(total_), true, r.options, path_);
-            } catch (...) {
-                map_.reset();
-                fd_.reset();
-                if (created_) ::unlink(path_.c_str()); // a failed open leaves nothing at the path
-                throw;
+            // O_RDWR: a shared writable mapping needs read access too. What
+            // is at the path already (a user's file, /dev/full) is opened as
+            // it is and never removed; a file we created is, if open fails.
+            file_ = sdk::file::create(path_, wording, O_RDWR);
+            sdk::remove_on_failure guard(file_);
+            if (!S_ISREG(file_.status().st_mode))
+                throw error(FB_E_IO, "mmap: '" + path_ +
+                                         "' is not a regular file (a device, FIFO or directory); mmap can "
+                                         "only size and map a regular file: write to a file path instead");
+            if (total_ > 0) {
+                // Reserve every block now: see SIGBUS in the header comment.
+                int e = ::posix_fallocate(file_.fd(), 0, static_cast<off_t>(total_));
+                if (e != 0) file_.fail("cannot reserve " + std::to_string(total_) + " bytes for", e);
             }
+            map_ = map_file(file_, static_cast<std::size_t>(total_), true, r.options);
+            guard.commit();
         }
 
         void write(const void* data, std::uint64_t count) {
-            if (fd_.get() < 0) throw error(FB_E_STATE, "mmap: write to '" + path_ + "' after close");
+            if (!file_.is_open()) throw error(FB_E_STATE, "mmap: write to '" + path_ + "' after close");
             std::uint64_t bytes = byte_count(count, size_, path_);
             if (bytes > total_ - offset_)
                 throw error(FB_E_STATE, "mmap: write to '" + path_ + "' goes past the " +
@@ -214,11 +177,11 @@ struct mmap_format {
         }
 
         void close() {
-            if (fd_.get() < 0) return;
+            if (!file_.is_open()) return;
             if (sync_ && !map_.empty() && ::msync(map_.data(), map_.size(), MS_SYNC) != 0)
-                throw_io("msync of", path_, errno);
+                file_.fail("msync of", errno);
             map_.reset();
-            if (::close(fd_.release()) != 0 && errno != EINTR) throw_io("close", path_, errno);
+            file_.close();
             if (offset_ != total_)
                 throw error(FB_E_STATE, "mmap: '" + path_ + "' was sized for " +
                                             std::to_string(total_ / size_) + " elements but only " +
@@ -227,51 +190,30 @@ struct mmap_format {
         }
 
     private:
-        // Creates the file exclusively, so that we know whether what is at the
-        // path is ours to remove on failure. The host removes old files first;
-        // when something is there anyway (a user's file, /dev/full) it is
-        // opened as it is and never unlinked.
-        void open_file() {
-            int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-            if (fd >= 0) {
-                created_ = true;
-            } else if (errno == EEXIST) {
-                fd = ::open(path_.c_str(), O_RDWR | O_CLOEXEC);
-                if (fd < 0) throw_io("cannot open", path_, errno);
-            } else {
-                throw_io("cannot create", path_, errno);
-            }
-            fd_ = unique_fd(fd);
-        }
-
         std::string path_;
         std::size_t size_;
         std::uint64_t total_ = 0;
         std::uint64_t offset_ = 0;
         bool sync_ = false;
-        bool created_ = false;
-        unique_fd fd_;
+        sdk::file file_;
         mapping map_;
     };
 
     class reader {
     public:
         explicit reader(const sdk::open_request& r) : path_(r.path), size_(r.element_size()) {
-            int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-            if (fd < 0) throw_io("cannot open", path_, errno);
-            fd_ = unique_fd(fd);
-            struct stat st {};
-            if (::fstat(fd, &st) != 0) throw_io("cannot stat", path_, errno);
+            file_ = sdk::file::open_read(path_, wording);
+            struct stat st = file_.status();
             if (!S_ISREG(st.st_mode))
                 throw error(FB_E_IO,
                             "mmap: '" + path_ + "' is not a regular file; only regular files can be mapped");
             total_ = static_cast<std::uint64_t>(st.st_size);
             check_size(r);
-            map_ = map_file(fd, static_cast<std::size_t>(total_), false, r.options, path_);
+            map_ = map_file(file_, static_cast<std::size_t>(total_), false, r.options);
         }
 
         void read(void* data, std::uint64_t count) {
-            if (fd_.get() < 0) throw error(FB_E_STATE, "mmap: read from '" + path_ + "' after close");
+            if (!file_.is_open()) throw error(FB_E_STATE, "mmap: read from '" + path_ + "' after close");
             std::uint64_t bytes = byte_count(count, size_, path_);
             if (bytes > total_ - offset_)
                 throw error(FB_E_TRUNCATED, "mmap: '" + path_ + "' ends after " + std::to_string(total_) +
@@ -283,7 +225,7 @@ struct mmap_format {
 
         // The zero-copy read extension: the mapping itself, valid until close.
         const void* view(std::uint64_t count) {
-            if (fd_.get() < 0) throw error(FB_E_STATE, "mmap: view of '" + path_ + "' after close");
+            if (!file_.is_open()) throw error(FB_E_STATE, "mmap: view of '" + path_ + "' after close");
             if (byte_count(count, size_, path_) > total_)
                 throw error(FB_E_TRUNCATED,
                             "mmap: '" + path_ + "' holds fewer than " + std::to_string(count) + " values");
@@ -292,7 +234,7 @@ struct mmap_format {
 
         void close() {
             map_.reset();
-            if (fd_.get() >= 0) ::close(fd_.release());
+            file_.reset();
         }
 
     private:
@@ -322,7 +264,7 @@ struct mmap_format {
         std::size_t size_;
         std::uint64_t total_ = 0;
         std::uint64_t offset_ = 0;
-        unique_fd fd_;
+        sdk::file file_;
         mapping map_;
     };
 };

@@ -14,14 +14,12 @@
 //   byte_order   native | little | big: the byte order in the file; values
 //                are swapped on the fly when it is not the machine's own.
 #include <formatbench/plugin.hpp>
+#include <formatbench/posix_file.hpp>
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -32,45 +30,12 @@ namespace {
 namespace sdk = formatbench::sdk;
 using sdk::error;
 
-// Linux moves at most this many bytes per read(2)/write(2) call anyway.
-constexpr std::size_t max_io_bytes = 0x7ffff000;
 // Scratch size for byte-swapping the caller's (const) data when unbuffered.
 constexpr std::size_t swap_scratch_bytes = 1u << 20;
 
-// Owns a file descriptor; movable so the SDK may move the stream objects.
-class unique_fd {
-public:
-    unique_fd() = default;
-    explicit unique_fd(int fd) : fd_(fd) {}
-    unique_fd(unique_fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-    unique_fd& operator=(unique_fd&& o) noexcept {
-        if (this != &o) {
-            reset();
-            fd_ = std::exchange(o.fd_, -1);
-        }
-        return *this;
-    }
-    ~unique_fd() { reset(); }
-    int get() const noexcept { return fd_; }
-    int release() noexcept { return std::exchange(fd_, -1); }
-    void reset() noexcept {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = -1;
-    }
-
-private:
-    int fd_ = -1;
-};
-
-std::string errno_text(int errnum) {
-    std::string text = std::strerror(errnum);
-    if (errnum == ENOSPC || errnum == EDQUOT) text += " (free space there or choose another directory)";
-    return text;
-}
-
-[[noreturn]] void throw_io(const char* what, const std::string& path, int errnum) {
-    throw error(FB_E_IO, std::string("raw: ") + what + " '" + path + "': " + errno_text(errnum));
-}
+// raw's messages: "raw: write to '/dev/full': No space left on device (free ...)".
+constexpr sdk::file_wording wording{
+    .prefix = "raw: ", .write = "write to", .read = "read from", .close = "close", .space_hint = true};
 
 // count x size in bytes, or an error when that does not fit in 64 bits.
 std::uint64_t byte_count(std::uint64_t count, std::size_t size, const std::string& path) {
@@ -107,35 +72,6 @@ void swap_in_place(unsigned char* p, std::size_t count, std::size_t size) {
     }
 }
 
-// write(2) of all n bytes, retrying after EINTR and short writes.
-void write_all(int fd, const unsigned char* p, std::size_t n, const std::string& path) {
-    while (n > 0) {
-        ssize_t w = ::write(fd, p, std::min(n, max_io_bytes));
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            throw_io("write to", path, errno);
-        }
-        if (w == 0) throw error(FB_E_IO, "raw: write to '" + path + "' made no progress");
-        p += w;
-        n -= static_cast<std::size_t>(w);
-    }
-}
-
-// read(2) until n bytes or end of file; returns the bytes read.
-std::size_t read_full(int fd, unsigned char* p, std::size_t n, const std::string& path) {
-    std::size_t done = 0;
-    while (done < n) {
-        ssize_t r = ::read(fd, p + done, std::min(n - done, max_io_bytes));
-        if (r < 0) {
-            if (errno == EINTR) continue;
-            throw_io("read from", path, errno);
-        }
-        if (r == 0) break;
-        done += static_cast<std::size_t>(r);
-    }
-    return done;
-}
-
 struct raw_format {
     static constexpr const char* byte_orders[] = {"native", "little", "big", nullptr};
     static constexpr fb_option_decl options[] = {
@@ -163,13 +99,11 @@ struct raw_format {
             // here can fail, so a failed open leaves nothing at the path.
             buffer_.resize(r.options.get_size("buffer_size"));
             if (swap_) scratch_.resize(std::max<std::size_t>(swap_scratch_bytes / size_, 1) * size_);
-            int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-            if (fd < 0) throw_io("cannot create", path_, errno);
-            fd_ = unique_fd(fd);
+            file_ = sdk::file::create(path_, wording);
         }
 
         void write(const void* data, std::uint64_t count) {
-            if (fd_.get() < 0) throw error(FB_E_STATE, "raw: write to '" + path_ + "' after close");
+            if (!file_.is_open()) throw error(FB_E_STATE, "raw: write to '" + path_ + "' after close");
             const auto* p = static_cast<const unsigned char*>(data);
             std::uint64_t bytes = byte_count(count, size_, path_);
             if (!swap_) {
@@ -188,13 +122,13 @@ struct raw_format {
         }
 
         void close() {
-            if (fd_.get() < 0) return;
+            if (!file_.is_open()) return;
             if (used_ > 0) {
                 std::size_t n = std::exchange(used_, 0);
-                write_all(fd_.get(), buffer_.data(), n, path_);
+                file_.write_all(buffer_.data(), n);
             }
-            // close(2) can report a delayed write error (NFS, quota): check it.
-            if (::close(fd_.release()) != 0 && errno != EINTR) throw_io("close", path_, errno);
+            // close(2) can report a delayed write error (NFS, quota): checked.
+            file_.close();
         }
 
     private:
@@ -202,7 +136,7 @@ struct raw_format {
         // full buffer per system call.
         void put(const unsigned char* p, std::uint64_t bytes) {
             if (buffer_.empty()) {
-                write_all(fd_.get(), p, static_cast<std::size_t>(bytes), path_);
+                file_.write_all(p, static_cast<std::size_t>(bytes));
                 return;
             }
             while (bytes > 0) {
@@ -214,7 +148,7 @@ struct raw_format {
                 bytes -= n;
                 if (used_ == buffer_.size()) {
                     used_ = 0;
-                    write_all(fd_.get(), buffer_.data(), buffer_.size(), path_);
+                    file_.write_all(buffer_.data(), buffer_.size());
                 }
             }
         }
@@ -222,7 +156,7 @@ struct raw_format {
         std::string path_;
         std::size_t size_;
         bool swap_;
-        unique_fd fd_;
+        sdk::file file_;
         std::vector<unsigned char> buffer_;
         std::size_t used_ = 0;
         std::vector<unsigned char> scratch_;
@@ -234,11 +168,8 @@ struct raw_format {
             : path_(r.path), dtype_(r.dtype), size_(r.element_size()),
               swap_(size_ > 1 && needs_swap(r.options)) {
             buffer_.resize(r.options.get_size("buffer_size"));
-            int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-            if (fd < 0) throw_io("cannot open", path_, errno);
-            fd_ = unique_fd(fd);
-            struct stat st {};
-            if (::fstat(fd, &st) != 0) throw_io("cannot stat", path_, errno);
+            file_ = sdk::file::open_read(path_, wording);
+            struct stat st = file_.status();
             if (S_ISDIR(st.st_mode))
                 throw error(FB_E_IO, "raw: '" + path_ + "' is a directory, not a raw file");
             // Only a regular file has a size to check; a FIFO or a device is
@@ -247,12 +178,11 @@ struct raw_format {
         }
 
         void read(void* data, std::uint64_t count) {
-            if (fd_.get() < 0) throw error(FB_E_STATE, "raw: read from '" + path_ + "' after close");
+            if (!file_.is_open()) throw error(FB_E_STATE, "raw: read from '" + path_ + "' after close");
             auto* p = static_cast<unsigned char*>(data);
             std::uint64_t bytes = byte_count(count, size_, path_);
-            std::uint64_t got = buffer_.empty()
-                                    ? read_full(fd_.get(), p, static_cast<std::size_t>(bytes), path_)
-                                    : take(p, bytes);
+            std::uint64_t got =
+                buffer_.empty() ? file_.read_full(p, static_cast<std::size_t>(bytes)) : take(p, bytes);
             if (got < bytes)
                 throw error(FB_E_TRUNCATED,
                             "raw: '" + path_ + "' ends after " + std::to_string(offset_ + got) +
@@ -264,7 +194,7 @@ struct raw_format {
         }
 
         void close() {
-            if (fd_.get() >= 0) ::close(fd_.release()); // nothing to flush; an error here changes nothing
+            file_.reset(); // nothing to flush; an error here changes nothing
         }
 
     private:
@@ -296,7 +226,7 @@ struct raw_format {
             while (done < bytes) {
                 if (pos_ == filled_) {
                     pos_ = 0;
-                    filled_ = read_full(fd_.get(), buffer_.data(), buffer_.size(), path_);
+                    filled_ = file_.read_full(buffer_.data(), buffer_.size());
                     if (filled_ == 0) break;
                 }
                 std::size_t n =
@@ -312,7 +242,7 @@ struct raw_format {
         fb_dtype dtype_;
         std::size_t size_;
         bool swap_;
-        unique_fd fd_;
+        sdk::file file_;
         std::vector<unsigned char> buffer_;
         std::size_t pos_ = 0, filled_ = 0;
         std::uint64_t offset_ = 0;

@@ -1,8 +1,11 @@
-// Plain POSIX file access for the zlib plugin: a buffered writer that issues
-// large write(2) calls and a reader that fills a caller's buffer with
-// read(2). Both retry on EINTR and short transfers and throw sdk::error
-// (FB_E_IO) naming the path and the system's reason.
+// File access of the zlib plugin, on the SDK's sdk::file (EINTR and short
+// transfers retried, errors naming the path): the wording of its messages,
+// a buffered writer that issues large write(2) calls, and the opening of a
+// file to inflate.
 #pragma once
+
+#include <formatbench/plugin.hpp>
+#include <formatbench/posix_file.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +15,9 @@
 
 namespace formatbench::detail {
 
+// "zlib: cannot write '/tmp/a.z': No space left on device".
+inline constexpr sdk::file_wording zlib_wording{.prefix = "zlib: "};
+
 // Owns a file created for writing. Bytes go through a buffer of
 // `buffer_size` bytes so the kernel sees few, large writes.
 class output_file {
@@ -19,14 +25,12 @@ public:
     output_file(std::string path, std::size_t buffer_size);
     output_file(const output_file&) = delete;
     output_file& operator=(const output_file&) = delete;
-    // Closes the descriptor if close() was not called; never throws.
-    ~output_file();
 
     // Creates the file (truncating one that already exists). Throws FB_E_IO.
     void open();
     // Removes the file if open() created it; used when opening the stream
     // fails later, so that nothing is left at the path.
-    void discard() noexcept;
+    void discard() noexcept { file_.discard(); }
     // Closes the descriptor without flushing, leaving the file as it is;
     // used after a failed write, when the host owns the incomplete file.
     void abandon() noexcept;
@@ -50,31 +54,13 @@ private:
     void write_all(const unsigned char* data, std::size_t n);
 
     std::string path_;
-    int fd_ = -1;
-    bool created_ = false;
+    sdk::file file_;
     std::vector<unsigned char> buffer_;
     std::size_t used_ = 0;
     std::uint64_t written_ = 0;
 };
 
-// Owns a file opened for reading.
-class input_file {
-public:
-    explicit input_file(std::string path);
-    input_file(const input_file&) = delete;
-    input_file& operator=(const input_file&) = delete;
-    ~input_file();
-
-    // Reads up to n bytes; returns fewer only at end of file (0 at EOF).
-    std::size_t read_some(void* data, std::size_t n);
-    std::uint64_t size() const noexcept { return size_; }
-    const std::string& path() const noexcept { return path_; }
-    void close() noexcept;
-
-private:
-    std::string path_;
-    int fd_ = -1;
-    std::uint64_t size_ = 0;
-};
+// Opens `path` to be read sequentially; a directory is refused with FB_E_IO.
+sdk::file open_input(const std::string& path);
 
 } // namespace formatbench::detail

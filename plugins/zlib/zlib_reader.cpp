@@ -27,7 +27,8 @@ bool is_zlib_header(const unsigned char* b) {
 } // namespace
 
 zlib_reader::zlib_reader(const sdk::open_request& request)
-    : settings_(parse_settings(request)), file_(request.path), requested_elements_(request.count) {
+    : settings_(parse_settings(request)), file_(open_input(request.path)),
+      requested_elements_(request.count) {
     input_.resize(input_buffer_bytes);
     if (settings_.shuffle) {
         raw_block_.resize(settings_.block_bytes);
@@ -74,7 +75,7 @@ zlib_reader::~zlib_reader() {
 }
 
 void zlib_reader::close() {
-    file_.close();
+    file_.reset(); // nothing to flush: a failing close(2) changes nothing
     if (z_ready_) inflateEnd(&z_);
     z_ready_ = false;
 }
@@ -147,7 +148,7 @@ void zlib_reader::refill() {
     if (eof_) return;
     if (z_.avail_in > 0 && z_.next_in != input_.data()) std::memmove(input_.data(), z_.next_in, z_.avail_in);
     std::size_t have = z_.avail_in;
-    std::size_t got = file_.read_some(input_.data() + have, input_.size() - have);
+    std::size_t got = file_.read_full(input_.data() + have, input_.size() - have);
     if (got == 0) eof_ = true;
     z_.next_in = input_.data();
     z_.avail_in = uInt(have + got);

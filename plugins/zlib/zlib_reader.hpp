@@ -51,7 +51,7 @@ private:
     [[noreturn]] void too_short() const;
 
     zlib_settings settings_;
-    input_file file_;
+    sdk::file file_;
     std::uint64_t requested_elements_; // the open count (FB_COUNT_UNKNOWN if unknown)
     z_stream z_{};
     bool z_ready_ = false;

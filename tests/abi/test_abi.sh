@@ -3,6 +3,9 @@
 # and works, a plugin of another major is refused with a clear message, a
 # plugin in plain C passes check-plugin, and check-plugin fails a plugin that
 # does not validate its own options.
+# A plugin that crashes must die of its signal, also under AddressSanitizer
+# (which would otherwise catch SIGSEGV and exit with status 1).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 source "$(dirname "$0")/../cli/lib.sh"
 dir=${FB_ABI_PLUGINS:?}
 

@@ -19,6 +19,7 @@ pc=$(find "$dest" -name formatbench-plugin.pc | head -n 1)
 [ -n "$pc" ] || fail "formatbench-plugin.pc not installed"
 [ -f "$(find "$dest" -path '*include/formatbench/plugin.h' | head -n 1)" ] || fail "plugin.h not installed"
 [ -f "$(find "$dest" -path '*include/formatbench/plugin.hpp' | head -n 1)" ] || fail "plugin.hpp not installed"
+[ -f "$(find "$dest" -path '*include/formatbench/posix_file.hpp' | head -n 1)" ] || fail "posix_file.hpp not installed"
 plugindir=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --define-variable=prefix="$dest$prefix" --variable=plugindir formatbench-plugin)
 [ -f "$plugindir/libfb_zlib.so" ] || fail "pkg-config plugindir '$plugindir' does not hold the plugins"
 echo "install: ok"

@@ -3,6 +3,9 @@
 # good results stay intact; a SIGKILLed run resumes to the same set of cases;
 # SIGINT stops cleanly (exit 130, results written, data files removed); a bad
 # or full data directory fails its cases with the path and the reason.
+# A plugin that crashes must die of its signal, also under AddressSanitizer
+# (which would otherwise catch SIGSEGV and exit with status 1).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 source "$(dirname "$0")/lib.sh"
 cd "$work"
 json_field() { python3 - "$@"; }

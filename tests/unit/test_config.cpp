@@ -483,6 +483,21 @@ TEST(config_read, from_file_and_plugin_path_are_relative_to_the_study) {
     EXPECT_EQ(s.name, "from-file");
 }
 
+// Found by fuzz_study: invalid UTF-8 did not survive the resolved_yaml round trip.
+TEST(config_read, invalid_utf8_is_rejected_with_its_position) {
+    std::string message = error_of(
+        [] { fb::load_study_text("name: x\ndatasets: [{count: 10}]\nformats: [{plugin: m\xa6}]\n", "<t>"); });
+    EXPECT_EQ(message.rfind("<t>:3:21: not valid UTF-8 (byte 0xa6)", 0), 0u) << message;
+    message = error_of([] { fb::load_study_text("\xc3\x28", "<t>"); });
+    EXPECT_EQ(message.rfind("<t>:1:1: not valid UTF-8 (byte 0xc3)", 0), 0u) << message;
+    message = error_of(
+        [] { fb::load_study_text("datasets: [{count: 10}]\nformats: [memory]\n", "<t>", {"name=\xff"}); });
+    EXPECT_NE(message.find("--set: not valid UTF-8"), std::string::npos) << message;
+    // Valid multi-byte text is fine.
+    EXPECT_NO_THROW(fb::load_study_text(
+        "name: \xc3\xa9t\xc3\xa9 \xe2\x82\xac\ndatasets: [{count: 10}]\nformats: [memory]\n", "<t>"));
+}
+
 TEST(config_read, name_defaults_to_the_file_stem) {
     auto s = fb::load_study_file(good("basic.yaml"), {"name="});
     EXPECT_EQ(s.name, "basic");
