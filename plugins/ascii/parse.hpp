@@ -124,15 +124,21 @@ parse_result parse_values(const char* p, const char* end, T* out, std::size_t ma
     using parse_impl::sep;
     parse_result r;
     std::size_t n = 0;
+    std::uint64_t newlines = 0;
+    const char* last_newline = nullptr;
     while (n < max_count) {
-        while (p != end && sep(*p)) {
-            if (*p == '\n') {
-                ++r.newlines;
-                r.last_newline = p;
-            }
-            ++p;
-        }
         if (p == end) break;
+        if (sep(*p)) {
+            // More than one separator between two tokens, or one at the start.
+            do {
+                if (*p == '\n') {
+                    ++newlines;
+                    last_newline = p;
+                }
+                ++p;
+            } while (p != end && sep(*p));
+            if (p == end) break;
+        }
         T v;
         auto [q, ec] = std::from_chars(p, end, v);
         if (ec != std::errc() || !sep(*q) || static_cast<std::size_t>(q - p) > max_token) [[unlikely]] {
@@ -145,10 +151,21 @@ parse_result parse_values(const char* p, const char* end, T* out, std::size_t ma
             q = te;
         }
         out[n++] = v;
-        p = q;
+        // The usual case: one separator after the token, taken here without
+        // a branch on its kind (the loop above takes any further ones).
+        if (q == end) {
+            p = q;
+            break;
+        }
+        bool newline = *q == '\n';
+        newlines += newline;
+        last_newline = newline ? q : last_newline;
+        p = q + 1;
     }
     r.count = n;
     r.stop = p;
+    r.newlines = newlines;
+    r.last_newline = last_newline;
     return r;
 }
 

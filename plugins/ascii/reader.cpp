@@ -7,6 +7,14 @@
 // bounded. At end of file a ' ' is put after the data: every range handed to
 // parse_values ends at a separator.
 //
+// Read-ahead: a two-thread round that will consume its whole region also
+// reads the next block into the second buffer, each thread one half after
+// parsing its own half, so the kernel's copy overlaps parsing instead of
+// stalling both threads between rounds; refill then swaps the buffers. The
+// read is a pread at the block's file offset; a read error is kept and thrown
+// only when that block is needed, as it would be without read-ahead. Files
+// pread cannot read (pipes) are read in order with read(2), no read-ahead.
+//
 // Two threads: a region of whole tokens is cut at a separator near its
 // middle; this thread parses the first half straight into the output, a
 // helper the second half into scratch_, copied behind once the first half's
@@ -18,6 +26,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
+
+#include <unistd.h>
 
 namespace formatbench::detail {
 
@@ -54,6 +65,7 @@ text_reader::text_reader(const sdk::open_request& request) : path_(request.path)
     data_ = memory_.get() + prefix_bytes;
     pos_ = end_ = data_;
     file_ = sdk::file::open_read(request.path);
+    seekable_ = ::lseek(file_.fd(), 0, SEEK_CUR) >= 0;
 }
 
 void text_reader::read(void* data, std::uint64_t count) {
@@ -110,7 +122,7 @@ void text_reader::read_typed(T* out, std::size_t count) {
                         "the file ends after " + std::to_string(values_done_) + " values, but " +
                             std::to_string(values_done_ + need) + " were requested");
             }
-            refill();
+            refill(need >= parallel_min_values);
         }
     }
 }
@@ -121,7 +133,8 @@ std::size_t text_reader::parse_two_halves(const char* region_end, T* out, std::s
     // Near the end of a read, parse only about as much text as the values
     // still needed take, so the second half is not parsed for nothing.
     double wanted = static_cast<double>(need) * bytes_per_value_ * 0.95;
-    if (wanted < static_cast<double>(region_end - begin)) {
+    bool last_round = wanted < static_cast<double>(region_end - begin);
+    if (last_round) {
         const char* cut = parse_impl::token_end(begin + static_cast<std::size_t>(wanted), region_end);
         if (static_cast<std::size_t>(cut - begin) >= parallel_min_bytes) region_end = cut;
     }
@@ -129,8 +142,23 @@ std::size_t text_reader::parse_two_halves(const char* region_end, T* out, std::s
     if (!scratch_) scratch_ = make_aligned_buffer(scratch_values * sizeof(T));
     T* scratch = reinterpret_cast<T*>(scratch_.get());
     parse_result first, second;
-    helper_.run_two([&] { first = parse_values(begin, mid, out, need); },
-                    [&] { second = parse_values(mid, region_end, scratch, std::min(need, scratch_values)); });
+    auto parse_first = [&] { first = parse_values(begin, mid, out, need); };
+    auto parse_second = [&] {
+        second = parse_values(mid, region_end, scratch, std::min(need, scratch_values));
+    };
+    if (!last_round && !eof_ && !ahead_ && seekable_) {
+        // This round takes the whole region and the read goes on: read the
+        // next block meanwhile (see the top of this file).
+        if (!ahead_memory_) {
+            ahead_memory_ = make_aligned_buffer(prefix_bytes + block_bytes + 1);
+            ahead_data_ = ahead_memory_.get() + prefix_bytes;
+        }
+        ahead_bytes_ = read_halves(ahead_data_, block_bytes, data_offset_ + (end_ - data_), ahead_error_,
+                                   parse_first, parse_second);
+        ahead_ = true;
+    } else {
+        helper_.run_two(parse_first, parse_second);
+    }
 
     advance(first);
     if (first.problem != token_problem::none) fail_token(first.stop, first.problem);
@@ -156,7 +184,34 @@ std::size_t text_reader::parse_two_halves(const char* region_end, T* out, std::s
     return first.count + again.count;
 }
 
-void text_reader::refill() {
+template <class First, class Second>
+std::size_t text_reader::read_halves(char* to, std::size_t n, std::int64_t offset, std::exception_ptr& error,
+                                     First&& first, Second&& second) {
+    std::size_t half = n / 2;
+    std::size_t got[2] = {0, 0};
+    std::exception_ptr failed[2];
+    auto read_part = [&](int k, std::size_t at, std::size_t bytes) noexcept {
+        try {
+            got[k] = file_.read_full_at(to + at, bytes, static_cast<std::uint64_t>(offset) + at);
+        } catch (...) {
+            failed[k] = std::current_exception();
+        }
+    };
+    helper_.run_two(
+        [&] {
+            first();
+            read_part(0, 0, half);
+        },
+        [&] {
+            second();
+            read_part(1, half, n - half);
+        });
+    error = failed[0] ? failed[0] : failed[1];
+    // A short first half is the end of the file; the second then read nothing.
+    return got[0] < half ? got[0] : half + got[1];
+}
+
+void text_reader::refill(bool both_cores) {
     // pos_ is at a separator (or at a partial token when the block had no
     // separator): what is left is at most one separator and one token.
     const char* token = pos_;
@@ -164,11 +219,30 @@ void text_reader::refill() {
         ++token;
     if (static_cast<std::size_t>(end_ - token) > max_token) fail_token(token, token_problem::too_long);
     std::size_t tail = static_cast<std::size_t>(end_ - pos_);
-    char* new_pos = data_ - tail;
-    std::memmove(new_pos, pos_, tail);
-    data_offset_ += end_ - data_;
-    pos_ = new_pos;
-    std::size_t got = file_.read_full(data_, block_bytes);
+    std::int64_t offset = data_offset_ + (end_ - data_); // of the next block
+    std::size_t got;
+    if (ahead_) {
+        ahead_ = false;
+        if (ahead_error_) std::rethrow_exception(std::exchange(ahead_error_, nullptr));
+        std::memcpy(ahead_data_ - tail, pos_, tail);
+        std::swap(memory_, ahead_memory_);
+        std::swap(data_, ahead_data_);
+        got = ahead_bytes_;
+    } else {
+        std::memmove(data_ - tail, pos_, tail);
+        if (!seekable_) {
+            got = file_.read_full(data_, block_bytes);
+        } else if (both_cores) {
+            std::exception_ptr error;
+            got = read_halves(
+                data_, block_bytes, offset, error, [] {}, [] {});
+            if (error) std::rethrow_exception(error);
+        } else {
+            got = file_.read_full_at(data_, block_bytes, static_cast<std::uint64_t>(offset));
+        }
+    }
+    data_offset_ = offset;
+    pos_ = data_ - tail;
     end_ = data_ + got;
     if (got < block_bytes) {
         eof_ = true;

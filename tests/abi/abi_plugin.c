@@ -27,17 +27,6 @@ struct fb_stream {
     char path[4096];
 };
 
-static size_t element_size(fb_dtype d) {
-    switch (d) {
-    case FB_DTYPE_F64:
-    case FB_DTYPE_I64: return 8;
-    case FB_DTYPE_F32:
-    case FB_DTYPE_I32: return 4;
-    case FB_DTYPE_U8: return 1;
-    }
-    return 0;
-}
-
 static fb_status fail(char* err, size_t size, fb_status st, const char* what, const char* path,
                       const char* why) {
     snprintf(err, size, "abi_plugin: %s '%s': %s", what, path, why);
@@ -76,7 +65,7 @@ static fb_status open_stream(const fb_open_args* args, int writing, fb_stream** 
     if (st != FB_OK) return st;
     fb_stream* s = calloc(1, sizeof *s);
     if (!s) return FB_E_NO_MEMORY;
-    s->element_size = element_size(args->dtype);
+    s->element_size = fb_dtype_size(args->dtype);
     snprintf(s->path, sizeof s->path, "%s", args->path);
     s->file = fopen(args->path, writing ? "wb" : "rb");
     if (!s->file) {

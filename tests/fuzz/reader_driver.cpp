@@ -78,14 +78,7 @@ void check_status(fb_status st, const char* err, std::size_t err_size, const cha
 } // namespace
 
 std::size_t dtype_bytes(fb_dtype d) {
-    switch (d) {
-    case FB_DTYPE_F64:
-    case FB_DTYPE_I64: return 8;
-    case FB_DTYPE_F32:
-    case FB_DTYPE_I32: return 4;
-    case FB_DTYPE_U8: return 1;
-    }
-    return 0;
+    return fb_dtype_size(d);
 }
 
 int run_reader(const hooks& h, const fb_plugin_descriptor* d, const std::uint8_t* data, std::size_t size) {

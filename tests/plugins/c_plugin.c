@@ -14,17 +14,6 @@ struct fb_stream {
     char path[4096];
 };
 
-static size_t element_size(fb_dtype d) {
-    switch (d) {
-    case FB_DTYPE_F64:
-    case FB_DTYPE_I64: return 8;
-    case FB_DTYPE_F32:
-    case FB_DTYPE_I32: return 4;
-    case FB_DTYPE_U8: return 1;
-    }
-    return 0;
-}
-
 static void set_error(char* err, size_t size, const char* what, const char* path, const char* reason) {
     snprintf(err, size, "c_plugin: %s '%s': %s", what, path, reason);
 }
@@ -49,7 +38,7 @@ static fb_status open_stream(const fb_open_args* args, const char* mode, fb_stre
     }
     fb_stream* s = calloc(1, sizeof *s);
     if (!s) return FB_E_NO_MEMORY;
-    s->element_size = element_size(args->dtype);
+    s->element_size = fb_dtype_size(args->dtype);
     snprintf(s->path, sizeof s->path, "%s", args->path);
     s->file = fopen(args->path, mode);
     if (!s->file) {

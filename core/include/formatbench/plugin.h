@@ -89,6 +89,18 @@ typedef enum fb_dtype {
 } fb_dtype;
 
 #define FB_DTYPE_BIT(d) (1u << (unsigned)(d))
+
+/* Bytes per element of a dtype; 0 for a value this header does not know. */
+static inline size_t fb_dtype_size(fb_dtype d) {
+    switch (d) {
+    case FB_DTYPE_F64:
+    case FB_DTYPE_I64: return 8;
+    case FB_DTYPE_F32:
+    case FB_DTYPE_I32: return 4;
+    case FB_DTYPE_U8: return 1;
+    }
+    return 0;
+}
 #define FB_DTYPES_ALL                                                                                        \
     (FB_DTYPE_BIT(FB_DTYPE_F64) | FB_DTYPE_BIT(FB_DTYPE_F32) | FB_DTYPE_BIT(FB_DTYPE_I64) |                  \
      FB_DTYPE_BIT(FB_DTYPE_I32) | FB_DTYPE_BIT(FB_DTYPE_U8))

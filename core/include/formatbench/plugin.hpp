@@ -59,15 +59,8 @@ inline error io_error(std::string_view what, std::string_view path, int errnum) 
     return error(FB_E_IO, message);
 }
 
-inline constexpr std::size_t dtype_size(fb_dtype dtype) noexcept {
-    switch (dtype) {
-    case FB_DTYPE_F64:
-    case FB_DTYPE_I64: return 8;
-    case FB_DTYPE_F32:
-    case FB_DTYPE_I32: return 4;
-    case FB_DTYPE_U8: return 1;
-    }
-    return 0;
+inline std::size_t dtype_size(fb_dtype dtype) noexcept {
+    return fb_dtype_size(dtype);
 }
 
 inline constexpr const char* dtype_name(fb_dtype dtype) noexcept {
