@@ -4,9 +4,7 @@
 // With mode=ok it is a correct raw-bytes plugin; `slowdown` (percent) adds a
 // planted, proportional delay to every write and read for the compare tests.
 #include <formatbench/plugin.hpp>
-
-#include <fcntl.h>
-#include <unistd.h>
+#include <formatbench/posix_file.hpp>
 
 #include <chrono>
 #include <csignal>
@@ -18,7 +16,6 @@
 namespace {
 
 using formatbench::sdk::error;
-using formatbench::sdk::io_error;
 
 constexpr const char* modes[] = {"ok",   "segfault",   "abort",      "exit",
                                  "hang", "wrong_data", "fail_write", nullptr};
@@ -54,39 +51,23 @@ struct misbehave_format {
         explicit writer(const formatbench::sdk::open_request& r)
             : path_(r.path), size_(r.element_size()), mode_(r.options.get_string("mode")),
               slowdown_(r.options.get_float("slowdown")) {
-            fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-            if (fd_ < 0) throw io_error("cannot create", path_, errno);
-        }
-        ~writer() {
-            if (fd_ >= 0) ::close(fd_);
+            file_ = formatbench::sdk::file::create(path_);
         }
         void write(const void* data, std::uint64_t count) {
             auto start = std::chrono::steady_clock::now();
             if (mode_ == "fail_write")
                 throw error(FB_E_IO, "misbehave: write to '" + path_ + "' failed on purpose");
-            const char* p = static_cast<const char*>(data);
-            std::uint64_t left = count * size_;
-            while (left > 0) {
-                ssize_t n = ::write(fd_, p, left);
-                if (n < 0 && errno == EINTR) continue;
-                if (n < 0) throw io_error("cannot write", path_, errno);
-                p += n;
-                left -= static_cast<std::uint64_t>(n);
-            }
+            file_.write_all(data, count * size_);
             slow_down(start, slowdown_);
         }
-        void close() {
-            int fd = fd_;
-            fd_ = -1;
-            if (::close(fd) != 0) throw io_error("cannot close", path_, errno);
-        }
+        void close() { file_.close(); }
 
     private:
         std::string path_;
         std::size_t size_;
         std::string mode_;
         double slowdown_;
-        int fd_ = -1;
+        formatbench::sdk::file file_;
     };
 
     class reader {
@@ -94,11 +75,7 @@ struct misbehave_format {
         explicit reader(const formatbench::sdk::open_request& r)
             : path_(r.path), size_(r.element_size()), mode_(r.options.get_string("mode")),
               slowdown_(r.options.get_float("slowdown")) {
-            fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-            if (fd_ < 0) throw io_error("cannot open", path_, errno);
-        }
-        ~reader() {
-            if (fd_ >= 0) ::close(fd_);
+            file_ = formatbench::sdk::file::open_read(path_);
         }
         void read(void* data, std::uint64_t count) {
             auto start = std::chrono::steady_clock::now();
@@ -108,16 +85,8 @@ struct misbehave_format {
             if (mode_ == "hang")
                 for (;;)
                     std::this_thread::sleep_for(std::chrono::seconds(1));
-            char* p = static_cast<char*>(data);
-            std::uint64_t left = count * size_;
-            while (left > 0) {
-                ssize_t n = ::read(fd_, p, left);
-                if (n < 0 && errno == EINTR) continue;
-                if (n < 0) throw io_error("cannot read", path_, errno);
-                if (n == 0) throw error(FB_E_TRUNCATED, "misbehave: '" + path_ + "' is too short");
-                p += n;
-                left -= static_cast<std::uint64_t>(n);
-            }
+            if (file_.read_full(data, count * size_) < count * size_)
+                throw error(FB_E_TRUNCATED, "misbehave: '" + path_ + "' is too short");
             // Claims success but flips one bit of the first value.
             if (mode_ == "wrong_data" && count > 0) static_cast<unsigned char*>(data)[0] ^= 1;
             slow_down(start, slowdown_);
@@ -129,7 +98,7 @@ struct misbehave_format {
         std::size_t size_;
         std::string mode_;
         double slowdown_;
-        int fd_ = -1;
+        formatbench::sdk::file file_;
     };
 };
 
