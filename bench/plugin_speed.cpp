@@ -4,7 +4,10 @@
 // Prints one JSON object (medians in seconds) for bench/plugin-speed.py,
 // which adds the Fortran reference and prints the ratios. Not a test.
 //
-//   plugin_speed PLUGIN_DIR WORK_DIR N [RUNS]
+//   plugin_speed PLUGIN_DIR WORK_DIR N [RUNS [ONLY]]
+//
+// ONLY, a comma-separated list of case names ("ref" for the references),
+// limits the run to those cases, for profiling one of them alone.
 #include "buffer.hpp"
 #include "data.hpp"
 #include "registry.hpp"
@@ -111,7 +114,7 @@ void plain_read(const std::string& path, void* data, std::size_t bytes) {
 
 int main(int argc, char** argv) {
     if (argc < 4) {
-        std::fprintf(stderr, "usage: plugin_speed PLUGIN_DIR WORK_DIR N [RUNS]\n");
+        std::fprintf(stderr, "usage: plugin_speed PLUGIN_DIR WORK_DIR N [RUNS [ONLY]]\n");
         return 2;
     }
     registry reg;
@@ -119,6 +122,10 @@ int main(int argc, char** argv) {
     const std::string dir = argv[2];
     const std::size_t n = std::stoull(argv[3]);
     const int runs = argc > 4 ? std::stoi(argv[4]) : 5;
+    const std::string only = argc > 5 ? "," + std::string(argv[5]) + "," : "";
+    auto selected = [&](const std::string& name) {
+        return only.empty() || only.find("," + name + ",") != std::string::npos;
+    };
     const std::size_t bytes = n * sizeof(double);
 
     nlohmann::json out{{"n", n}, {"runs", runs}, {"plugins", nlohmann::json::object()}};
@@ -130,7 +137,7 @@ int main(int argc, char** argv) {
         generator(spec).fill(0, n, data.data());
         const auto* x = reinterpret_cast<const double*>(data.data());
 
-        if (spec.dist == distribution::uniform) {
+        if (spec.dist == distribution::uniform && selected("ref")) {
             // References.
             text_reference t;
             t.part[0].resize(n * 32 + 64);
@@ -150,15 +157,17 @@ int main(int argc, char** argv) {
                 runs, [] {}, [&] { plain_read(plain, back.data(), bytes); });
             ::unlink(plain.c_str());
         }
-        std::vector<unsigned char> z(compressBound(bytes));
-        uLongf zlen = z.size();
-        out["ref"][std::string("compress2_l6_") + dist + "_s"] = time_median(
-            runs, [] {},
-            [&] {
-                zlen = z.size();
-                compress2(z.data(), &zlen, data.data(), bytes, 6);
-            });
-        out["ref"][std::string("compress2_l6_") + dist + "_ratio"] = double(bytes) / double(zlen);
+        if (selected("ref")) {
+            std::vector<unsigned char> z(compressBound(bytes));
+            uLongf zlen = z.size();
+            out["ref"][std::string("compress2_l6_") + dist + "_s"] = time_median(
+                runs, [] {},
+                [&] {
+                    zlen = z.size();
+                    compress2(z.data(), &zlen, data.data(), bytes, 6);
+                });
+            out["ref"][std::string("compress2_l6_") + dist + "_ratio"] = double(bytes) / double(zlen);
+        }
 
         struct config {
             const char* name;
@@ -180,7 +189,7 @@ int main(int argc, char** argv) {
             {"zlib_l6_shuffle_t2", "zlib", {{"level", "6"}, {"shuffle", "true"}, {"threads", "2"}}, false},
         };
         for (const auto& c : configs) {
-            if (c.uniform_only && spec.dist != distribution::uniform) continue;
+            if ((c.uniform_only && spec.dist != distribution::uniform) || !selected(c.name)) continue;
             const plugin* p = reg.find(c.plugin);
             if (!p) continue;
             const std::string path = dir + "/" + c.name;

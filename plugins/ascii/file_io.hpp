@@ -9,13 +9,16 @@
 
 namespace formatbench::detail {
 
-struct free_deleter {
-    void operator()(char* p) const noexcept { std::free(p); }
+// Frees a buffer of make_aligned_buffer: a private mapping of `mapped`
+// bytes, or (mapped == 0) memory from the C heap.
+struct buffer_deleter {
+    std::size_t mapped = 0;
+    void operator()(char* p) const noexcept;
 };
-using aligned_buffer = std::unique_ptr<char[], free_deleter>;
+using aligned_buffer = std::unique_ptr<char[], buffer_deleter>;
 
-// A page-aligned buffer of at least `bytes` bytes (huge-page backed from
-// 1 MiB up, see file_io.cpp); throws std::bad_alloc.
+// A page-aligned buffer of at least `bytes` bytes (its own huge-page backed
+// mapping from 1 MiB up, see file_io.cpp); throws std::bad_alloc.
 aligned_buffer make_aligned_buffer(std::size_t bytes);
 
 } // namespace formatbench::detail
