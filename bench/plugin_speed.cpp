@@ -261,8 +261,11 @@ int main(int argc, char** argv) {
 
         run_rounds(runs, steps);
 
-        for (const auto& s : steps)
-            if (s.key.find('.') == std::string::npos) out["ref"][s.key] = median_of(s.seconds);
+        for (const auto& s : steps) {
+            if (s.key.find('.') != std::string::npos) continue;
+            out["ref"][s.key] = median_of(s.seconds);
+            out["ref_samples"][s.key] = s.seconds;
+        }
         if (selected("ref"))
             out["ref"][std::string("compress2_l6_") + dist + "_ratio"] = double(bytes) / double(zlen);
         for (const config* c : chosen) {
@@ -272,14 +275,16 @@ int main(int argc, char** argv) {
             long size = std::ftell(f);
             std::fclose(f);
             ::unlink(path.c_str());
-            auto seconds = [&](const std::string& what) {
+            auto samples = [&](const std::string& what) {
                 for (const auto& s : steps)
-                    if (s.key == std::string(c->name) + "." + what) return median_of(s.seconds);
-                return 0.0;
+                    if (s.key == std::string(c->name) + "." + what) return s.seconds;
+                return std::vector<double>{};
             };
             std::string key = std::string(c->name) + (uniform ? "" : "_smooth");
-            out["plugins"][key] = {{"write_s", seconds("write")},
-                                   {"read_s", seconds("read")},
+            out["plugins"][key] = {{"write_s", median_of(samples("write"))},
+                                   {"read_s", median_of(samples("read"))},
+                                   {"write_samples_s", samples("write")},
+                                   {"read_samples_s", samples("read")},
                                    {"ratio", double(bytes) / double(size)}};
         }
         ::unlink(plain.c_str());

@@ -2,8 +2,11 @@
 #include "file_io.hpp"
 
 #include <cstdint>
+#include <mutex>
 #include <new>
 #include <sys/mman.h>
+#include <utility>
+#include <vector>
 
 namespace formatbench::detail {
 
@@ -11,12 +14,63 @@ namespace {
 
 constexpr std::size_t page_size = 4096;
 constexpr std::size_t huge_page_size = std::size_t{2} << 20;
+// Freed mappings kept for the next stream, in bytes at most: a writer's
+// five buffers (18 MiB) and a reader's three (14 MiB).
+constexpr std::size_t kept_max = std::size_t{32} << 20;
+
+// Mappings of closed streams, reused by the next ones. A stream's buffers
+// are otherwise fresh memory, and the kernel zeroes every page at its
+// first touch: measured with perf, 4% of the CPU time of writing and
+// reading 10^6 values, all of it in the timed region of each repetition.
+// The memory stays mapped until the plugin is unloaded (at most kept_max).
+class mapping_pool {
+public:
+    ~mapping_pool() {
+        for (const auto& m : kept_)
+            ::munmap(m.first, m.second);
+    }
+    char* take(std::size_t bytes) noexcept {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (auto it = kept_.begin(); it != kept_.end(); ++it) {
+            if (it->second == bytes) {
+                char* p = it->first;
+                kept_bytes_ -= bytes;
+                kept_.erase(it);
+                return p;
+            }
+        }
+        return nullptr;
+    }
+    // Keeps the mapping or, when that would pass kept_max, unmaps it.
+    void give(char* p, std::size_t bytes) noexcept {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (kept_bytes_ + bytes <= kept_max && kept_.size() < kept_.capacity()) {
+                kept_.emplace_back(p, bytes);
+                kept_bytes_ += bytes;
+                return;
+            }
+        }
+        ::munmap(p, bytes);
+    }
+    mapping_pool() { kept_.reserve(16); } // give() never allocates
+
+private:
+    std::mutex mutex_;
+    std::vector<std::pair<char*, std::size_t>> kept_;
+    std::size_t kept_bytes_ = 0;
+};
+
+mapping_pool& pool() {
+    static mapping_pool p;
+    return p;
+}
 
 } // namespace
 
 void buffer_deleter::operator()(char* p) const noexcept {
     if (mapped)
-        ::munmap(p, mapped);
+        pool().give(p, mapped);
     else
         std::free(p);
 }
@@ -38,6 +92,7 @@ aligned_buffer make_aligned_buffer(std::size_t bytes) {
         return aligned_buffer(static_cast<char*>(p));
     }
     std::size_t rounded = (bytes + huge_page_size - 1) / huge_page_size * huge_page_size;
+    if (char* kept = pool().take(rounded)) return aligned_buffer(kept, buffer_deleter{rounded});
     // Map one huge page more than needed and unmap the slack on both sides
     // of the 2 MiB-aligned part.
     std::size_t span = rounded + huge_page_size;

@@ -2,20 +2,31 @@
 //
 // Data path: write() copies chunks smaller than a block into `staged_` (cheap
 // next to formatting: 8 bytes per value against ~19 bytes of text) so that
-// even a host writing 1000 values at a time gets both cores. A block of
-// >= parallel_min values is cut in two parts: this thread formats the first,
-// a helper thread first writes the previous block's text and then formats
-// the second part. The text of a block is thus written while the next one is
-// formatted, and this thread takes the larger part so that both finish
-// together (main_share_). Fewer values are formatted here alone. The column
-// within the line of the first value of each part follows from the global
-// index, so values_per_line layouts continue across chunks and parts.
+// even a host writing 1000 values at a time gets both cores. Fewer than
+// parallel_min values are formatted by this thread alone into seq_.
+//
+// Two threads: a block is cut into up to pieces_per_block pieces of equal
+// value counts, each formatted into its own region of piece_bytes. Both
+// threads take the next piece from a shared counter until none is left, so
+// the work splits itself by speed: measured here, one of the two vCPUs was
+// at times 50% slower than the other for seconds, and a block cut in two
+// fixed halves waited for the slow one. The helper first writes the
+// previous block's text (write(2) per piece, in order) and then takes
+// pieces too: writing overlaps formatting, and a write that stalls in the
+// file system (5 ms seen on ext4) leaves the other thread formatting.
+//
+// A piece's value count comes from the bytes per value seen so far, with a
+// margin; a region that fills up anyway (values suddenly much longer) keeps
+// what fit, and this thread formats the rest and writes the block in order
+// before going on. The column of each piece's first value follows from its
+// global index, so values_per_line layouts continue across pieces, blocks
+// and chunks.
 #include "writer.hpp"
 
 #include "format.hpp"
 
 #include <algorithm>
-#include <chrono>
+#include <atomic>
 #include <cstring>
 #include <exception>
 
@@ -23,27 +34,46 @@ namespace formatbench::detail {
 
 namespace {
 
-// Each text buffer holds this much; one write(2) per full buffer.
-constexpr std::size_t text_buffer_bytes = std::size_t{4} << 20;
-// Below this many values one thread formats alone: a thread start and join
-// (~50 us) costs more than it saves on less.
+// One thread's text buffer; one write(2) per full buffer.
+constexpr std::size_t sequential_bytes = std::size_t{4} << 20;
+// Below this many values one thread formats alone: waking the helper and
+// waiting for it (~50 us on this VM) costs more than it saves on less.
 constexpr std::size_t parallel_min = std::size_t{1} << 16;
-// Values per half of a two-thread block; with shortest f64 (~19 bytes) a
-// half fills most of a text buffer.
-constexpr std::size_t max_half = std::size_t{1} << 17;
-// Values staged before a block is formatted: one full two-thread block.
-constexpr std::size_t staged_values = 2 * max_half;
+// Values staged before a block is formatted.
+constexpr std::size_t staged_values = std::size_t{1} << 18;
+// Piece sizes: at least this many values (fewer makes the shared counter
+// and the write calls show), margin over the bytes per value seen.
+constexpr std::size_t min_piece_values = 256;
+constexpr double piece_margin = 1.25;
+
+// Bytes per value to size the first block's pieces for. Integers and
+// shortest floats have a small exact bound; for the other notations the
+// bound covers 1e308 in fixed notation (330 bytes), so start from numbers
+// below 10^6 and let the first block correct it.
+double initial_bytes_per_value(const text_settings& s, fb_dtype dtype, std::size_t bound) {
+    bool real = dtype == FB_DTYPE_F64 || dtype == FB_DTYPE_F32;
+    if (!real || s.note == notation::shortest) return static_cast<double>(bound);
+    return std::min(static_cast<double>(bound), static_cast<double>(s.precision) + 16.0);
+}
 
 } // namespace
 
+std::size_t text_writer::block_text::bytes() const noexcept {
+    std::size_t n = 0;
+    for (std::size_t k = 0; k < used; ++k)
+        n += static_cast<std::size_t>(pieces[k].end - pieces[k].begin);
+    return n;
+}
+
 text_writer::text_writer(const sdk::open_request& request)
     : dtype_(request.dtype), element_size_(request.element_size()),
-      settings_(text_settings::from(request.options)), bound_(settings_.value_bound(request.dtype)) {
+      settings_(text_settings::from(request.options)), bound_(settings_.value_bound(request.dtype)),
+      bytes_per_value_(initial_bytes_per_value(settings_, request.dtype, bound_)) {
     // Allocate before creating the file, so that a failure leaves nothing
     // at the path.
     staged_ = make_aligned_buffer(staged_values * element_size_);
-    text_[0] = make_aligned_buffer(text_buffer_bytes);
-    main_end_ = text_[0].get();
+    seq_ = make_aligned_buffer(sequential_bytes);
+    seq_end_ = seq_.get();
     file_ = sdk::file::create(request.path);
 }
 
@@ -100,118 +130,122 @@ void text_writer::put(const T* values, std::size_t count) {
         put_sequential(values, count);
 }
 
-// Formats into text_[0], writing it out whenever it is nearly full. It may
-// hold text from earlier calls; that is written when full or at close.
+// Formats into seq_, writing it out whenever it is nearly full. It may hold
+// text from earlier calls; that is written when full or at close.
 template <class T>
 void text_writer::put_sequential(const T* values, std::size_t count) {
-    drain(); // text_[0] may be the first part of the waiting block
-    char* limit = text_[0].get() + text_buffer_bytes;
+    drain(); // a waiting block's text comes first
+    char* limit = seq_.get() + sequential_bytes;
     while (count > 0) {
-        format_cursor c{main_end_, column_};
+        format_cursor c{seq_end_, column_};
         std::size_t done = format_values(values, count, c, limit, bound_, settings_);
-        main_end_ = c.out;
+        seq_end_ = c.out;
         column_ = c.column;
         values += done;
         count -= done;
-        if (count > 0) flush_main();
+        if (count > 0) flush_sequential();
     }
 }
 
 template <class T>
 void text_writer::put_parallel(const T* values, std::size_t count) {
-    for (auto& t : text_)
-        if (!t) t = make_aligned_buffer(text_buffer_bytes);
     // Text formatted by one thread comes first.
-    if (main_end_ != text_[0].get()) {
+    if (seq_end_ != seq_.get()) {
         drain();
-        flush_main();
+        flush_sequential();
     }
-    const std::uint64_t per_line = settings_.values_per_line;
-    using clock = std::chrono::steady_clock;
-    while (count >= parallel_min) {
-        std::size_t block = std::min(count, 2 * max_half);
-        // This thread's part: half, or more while the helper also writes.
-        double share = pending_ ? main_share_ : 0.5;
-        std::size_t first_n = std::clamp<std::size_t>(static_cast<std::size_t>(share * double(block)),
-                                                      block / 2, block - block / 4);
-        std::size_t second_n = block - first_n;
-        char* first_text = text_[2 * pair_].get();
-        char* second_text = text_[2 * pair_ + 1].get();
-        const char* old_first = text_[2 * (1 - pair_)].get();
-        const char* old_second = text_[2 * (1 - pair_) + 1].get();
-        format_cursor first{first_text, column_};
-        format_cursor second{second_text, (column_ + first_n) % per_line};
-        std::size_t first_done = 0, second_done = 0;
-        double first_seconds = 0, write_seconds = 0;
-        std::exception_ptr write_error;
-        bool had_pending = std::exchange(pending_, false);
-        helper_.run_two(
-            [&] {
-                auto t0 = clock::now();
-                first_done =
-                    format_values(values, first_n, first, first_text + text_buffer_bytes, bound_, settings_);
-                first_seconds = std::chrono::duration<double>(clock::now() - t0).count();
-            },
-            [&] {
-                if (had_pending) {
-                    auto t0 = clock::now();
-                    try {
-                        file_.write_all(old_first, pending_size_[0]);
-                        file_.write_all(old_second, pending_size_[1]);
-                    } catch (...) {
-                        write_error = std::current_exception();
-                    }
-                    write_seconds = std::chrono::duration<double>(clock::now() - t0).count();
-                }
-                second_done = format_values(values + first_n, second_n, second,
-                                            second_text + text_buffer_bytes, bound_, settings_);
-            });
-        if (write_error) std::rethrow_exception(write_error);
-        // Balance the next block: this thread formats at `rate`; the helper
-        // spends write_seconds before it starts, so give this thread
-        // rate * write_seconds / 2 values more than half.
-        if (had_pending && first_done > 0 && first_seconds > 0) {
-            double rate = double(first_done) / first_seconds;
-            main_share_ = std::clamp(0.5 + rate * write_seconds / (2.0 * double(block)), 0.5, 0.7);
-        }
-        if (first_done < first_n) {
-            // Rare: very long values (fixed notation of 1e300) filled the
-            // first buffer early. Write in order, by this thread, now.
-            file_.write_all(first_text, static_cast<std::size_t>(first.out - first_text));
-            column_ = first.column;
-            pair_ = 0;
-            main_end_ = text_[0].get();
-            put_sequential(values + first_done, first_n - first_done);
-            flush_main();
-            file_.write_all(second_text, static_cast<std::size_t>(second.out - second_text));
-        } else {
-            pending_ = true;
-            pending_size_[0] = static_cast<std::size_t>(first.out - first_text);
-            pending_size_[1] = static_cast<std::size_t>(second.out - second_text);
-            pair_ = 1 - pair_;
-        }
-        column_ = second.column;
-        values += first_n + second_done;
-        count -= first_n + second_done;
+    while (count > 0) {
+        auto fit = static_cast<std::size_t>(static_cast<double>(piece_bytes) / bytes_per_value_);
+        std::size_t per_piece = std::max(fit, min_piece_values);
+        std::size_t block = std::min(count, per_piece * pieces_per_block);
+        put_block(values, block, per_piece);
+        values += block;
+        count -= block;
     }
     // The last block's text stays pending: the next block's helper, or
-    // close, writes it.
-    if (count > 0) put_sequential(values, count);
+    // drain(), writes it.
+}
+
+template <class T>
+void text_writer::put_block(const T* values, std::size_t count, std::size_t per_piece) {
+    block_text& b = blocks_[current_];
+    const block_text& previous = blocks_[1 - current_];
+    if (!b.memory) b.memory = make_aligned_buffer(pieces_per_block * piece_bytes);
+    b.used = (count + per_piece - 1) / per_piece;
+    for (std::size_t k = 0; k < b.used; ++k) {
+        char* region = b.memory.get() + k * piece_bytes;
+        b.pieces[k] = piece{region, region, std::min(per_piece, count - k * per_piece), 0};
+    }
+    const std::uint64_t per_line = settings_.values_per_line;
+    const std::uint64_t start_column = column_;
+    std::atomic<std::size_t> next{0};
+    auto format_pieces = [&]() noexcept {
+        for (std::size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < b.used;) {
+            piece& p = b.pieces[k];
+            format_cursor c{p.begin, (start_column + k * per_piece) % per_line};
+            p.done =
+                format_values(values + k * per_piece, p.count, c, p.begin + piece_bytes, bound_, settings_);
+            p.end = c.out;
+        }
+    };
+    bool had_pending = std::exchange(pending_, false);
+    std::exception_ptr write_error;
+    helper_.run_two(format_pieces, [&]() noexcept {
+        if (had_pending) {
+            try {
+                write_pieces(previous, 0, previous.used);
+            } catch (...) {
+                write_error = std::current_exception();
+            }
+        }
+        format_pieces();
+    });
+    if (write_error) std::rethrow_exception(write_error);
+
+    // Size the next block's pieces from this one's text.
+    double seen = 0;
+    bool full = false;
+    for (std::size_t k = 0; k < b.used; ++k) {
+        const piece& p = b.pieces[k];
+        if (p.done > 0)
+            seen = std::max(seen, static_cast<double>(p.end - p.begin) / static_cast<double>(p.done));
+        full = full || p.done < p.count;
+    }
+    if (seen > 0) bytes_per_value_ = std::min(seen * piece_margin + 1.0, static_cast<double>(bound_));
+    column_ = (start_column + count) % per_line;
+    if (!full) {
+        pending_ = true;
+        current_ = 1 - current_;
+        return;
+    }
+    // Rare: a region filled up. Write the block in order now, formatting
+    // what did not fit as it comes.
+    for (std::size_t k = 0; k < b.used; ++k) {
+        const piece& p = b.pieces[k];
+        write_pieces(b, k, k + 1);
+        if (p.done < p.count) {
+            column_ = (start_column + k * per_piece + p.done) % per_line;
+            put_sequential(values + k * per_piece + p.done, p.count - p.done);
+            flush_sequential();
+        }
+    }
+    column_ = (start_column + count) % per_line;
+}
+
+void text_writer::write_pieces(const block_text& b, std::size_t from, std::size_t to) {
+    for (std::size_t k = from; k < to; ++k)
+        file_.write_all(b.pieces[k].begin, static_cast<std::size_t>(b.pieces[k].end - b.pieces[k].begin));
 }
 
 void text_writer::drain() {
-    if (!pending_) return;
-    pending_ = false;
-    // The waiting block used the pair that is not current.
-    int old = 1 - pair_;
-    file_.write_all(text_[2 * old].get(), pending_size_[0]);
-    file_.write_all(text_[2 * old + 1].get(), pending_size_[1]);
-    pair_ = 0;
+    if (!std::exchange(pending_, false)) return;
+    const block_text& previous = blocks_[1 - current_];
+    write_pieces(previous, 0, previous.used);
 }
 
-void text_writer::flush_main() {
-    file_.write_all(text_[0].get(), static_cast<std::size_t>(main_end_ - text_[0].get()));
-    main_end_ = text_[0].get();
+void text_writer::flush_sequential() {
+    file_.write_all(seq_.get(), static_cast<std::size_t>(seq_end_ - seq_.get()));
+    seq_end_ = seq_.get();
 }
 
 void text_writer::close() {
@@ -227,10 +261,10 @@ void text_writer::close() {
     // put_sequential left room for at least one value's bound, so one more
     // byte always fits.
     if (column_ != 0) {
-        *main_end_++ = '\n';
+        *seq_end_++ = '\n';
         column_ = 0;
     }
-    flush_main();
+    flush_sequential();
     file_.close();
 }
 

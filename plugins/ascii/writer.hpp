@@ -1,7 +1,7 @@
 // The ascii writer: formats chunks of any size into large page-aligned
-// buffers and writes them with write(2); blocks of >= parallel_min values are
-// formatted in two parts on two threads, while the helper thread also writes
-// the previous block's text.
+// buffers and writes them with write(2). Blocks of >= parallel_min values
+// are cut into pieces that both threads take in turn, while the previous
+// block's text is written (see writer.cpp).
 #pragma once
 
 #include "file_io.hpp"
@@ -11,6 +11,7 @@
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -25,7 +26,27 @@ public:
     // closes; a write error (e.g. ENOSPC) surfaces here at the latest.
     void close();
 
+    // Pieces per block; a piece's text fits in piece_bytes.
+    static constexpr std::size_t pieces_per_block = 16;
+    static constexpr std::size_t piece_bytes = std::size_t{256} << 10;
+
 private:
+    // The text of one piece of a block: [begin, end) holds the first `done`
+    // of its `count` values (done < count: the region was full).
+    struct piece {
+        char* begin = nullptr;
+        char* end = nullptr;
+        std::size_t count = 0;
+        std::size_t done = 0;
+    };
+    // The text of one two-thread block, in pieces_per_block regions.
+    struct block_text {
+        aligned_buffer memory;
+        std::array<piece, pieces_per_block> pieces;
+        std::size_t used = 0; // pieces of the block
+        std::size_t bytes() const noexcept;
+    };
+
     void write_any(const void* data, std::uint64_t count);
     template <class T>
     void write_typed(const T* values, std::size_t count);
@@ -35,34 +56,38 @@ private:
     void put_sequential(const T* values, std::size_t count);
     template <class T>
     void put_parallel(const T* values, std::size_t count);
+    // Formats one block on both threads; a region that filled up (values
+    // far longer than estimated) is completed in order by this thread.
+    template <class T>
+    void put_block(const T* values, std::size_t count, std::size_t per_piece);
     template <class T>
     void flush_staged();
-    // Writes the previous two-thread block's text, if any is waiting.
+    // Writes the pieces [from, to) of a block's text at the file offset.
+    void write_pieces(const block_text& b, std::size_t from, std::size_t to);
+    // Writes the previous block's text, if any is waiting.
     void drain();
-    void flush_main();
+    void flush_sequential();
 
     fb_dtype dtype_;
     std::size_t element_size_;
     text_settings settings_;
     std::size_t bound_; // bytes one value may take, with what follows it
     std::uint64_t column_ = 0;
+    // Bytes per value a piece is sized for: learnt from the text so far,
+    // started from what the notation usually takes.
+    double bytes_per_value_;
 
     // Small writes are copied here until a block worth two threads is in.
     aligned_buffer staged_;
     std::size_t staged_count_ = 0;
-    // text_[0] takes what one thread formats (main_end_ is its next free
-    // byte). Two-thread blocks alternate between two pairs of buffers:
-    // (text_[0], text_[1]) and (text_[2], text_[3]), first part then second.
-    aligned_buffer text_[4];
-    char* main_end_ = nullptr;
-    int pair_ = 0;
-    // The previous block's text, written by the helper during the next block
-    // (or by drain()); lengths of its two parts.
+    // What one thread formats (seq_end_ is its next free byte).
+    aligned_buffer seq_;
+    char* seq_end_ = nullptr;
+    // Two-thread blocks alternate between these; the other one's text is
+    // written during the next block (or by drain()) when pending_ is set.
+    block_text blocks_[2];
+    int current_ = 0;
     bool pending_ = false;
-    std::size_t pending_size_[2] = {0, 0};
-    // Share of a block this thread formats while the helper writes; learnt
-    // from the measured format rate and write time (see writer.cpp).
-    double main_share_ = 0.5;
     sdk::file file_;
     std::string failed_; // set by a failed write: the stream stays failed
     // Declared last: destroyed (joined) first, before the buffers it uses.

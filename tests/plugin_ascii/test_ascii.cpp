@@ -336,6 +336,34 @@ TEST_F(ascii_test, values_per_line_on_the_two_thread_path) {
     EXPECT_EQ(read_values<std::int32_t>(path("b.txt"), FB_DTYPE_I32, v.size(), {70001, 3}), v);
 }
 
+TEST_F(ascii_test, values_far_longer_than_the_writer_estimated) {
+    // The two-thread writer sizes its pieces from the text seen so far: after
+    // 200k short values, values of 300+ digits in fixed notation overflow
+    // them. The text must still be exact and in order, lines included.
+    std::vector<double> v;
+    for (std::size_t i = 0; i < 200000; ++i)
+        v.push_back(static_cast<double>(i % 1000) / 4); // exact in 2 decimals
+    for (std::size_t i = 0; i < 100000; ++i)
+        v.push_back((i % 2 ? -1e300 : 1e300) * static_cast<double>(i % 7 + 1));
+    for (std::size_t i = 0; i < 100001; ++i)
+        v.push_back(static_cast<double>(i % 13));
+    for (std::uint64_t per_line : {1, 3}) {
+        std::string expected;
+        char buf[400];
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            expected.append(buf, std::to_chars(buf, buf + sizeof buf, v[i], std::chars_format::fixed, 2).ptr);
+            expected += (i % per_line == per_line - 1 || i + 1 == v.size()) ? '\n' : ' ';
+        }
+        option_list opts = {
+            {"notation", "fixed"}, {"precision", "2"}, {"values_per_line", std::to_string(per_line)}};
+        write_values(path("a.txt"), FB_DTYPE_F64, v, opts);
+        EXPECT_EQ(slurp(path("a.txt")), expected) << per_line << " per line";
+        write_values(path("b.txt"), FB_DTYPE_F64, v, opts, {70001, 3});
+        EXPECT_EQ(slurp(path("b.txt")), expected) << per_line << " per line, chunks";
+    }
+    EXPECT_TRUE(bits_equal(read_values<double>(path("a.txt"), FB_DTYPE_F64, v.size()), v));
+}
+
 TEST_F(ascii_test, separator_must_read_back) {
     for (const char* bad : {";", "", " x"}) {
         try {
