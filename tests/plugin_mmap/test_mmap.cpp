@@ -107,4 +107,29 @@ TEST(mmap, reads_raw_files_and_lends_its_mapping) {
               FB_E_CORRUPT);
 }
 
+TEST(mmap, reads_of_16_mib_and_more_split_over_threads_come_back_whole) {
+    // An odd size, so the last slice is short and not page-aligned; chunks
+    // that start mid-file; more threads than a slice per 4 KiB page needs.
+    scratch s;
+    std::string path = (s.dir / "d.raw").string();
+    std::vector<std::uint8_t> v((std::size_t{17} << 20) + 12345);
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = static_cast<std::uint8_t>(i * 2654435761u >> 24);
+    auto w = plugins().get("raw").open_write(path, FB_DTYPE_U8, v.size(), {});
+    w->write(v.data(), v.size());
+    w->close();
+    for (const char* threads : {"1", "2", "3", "64"}) {
+        auto r = mmap_plugin().open_read(path, FB_DTYPE_U8, v.size(), {{"read_threads", threads}});
+        std::vector<std::uint8_t> back(v.size(), 0);
+        r->read(back.data(), 1000);
+        r->read(back.data() + 1000, v.size() - 1000);
+        r->close();
+        EXPECT_TRUE(back == v) << threads << " threads";
+    }
+    EXPECT_EQ(status_of([&] {
+                  mmap_plugin().open_read(path, FB_DTYPE_U8, v.size(), {{"read_threads", "0"}});
+              }),
+              FB_E_INVALID_OPTION);
+}
+
 } // namespace
