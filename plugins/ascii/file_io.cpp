@@ -107,4 +107,39 @@ aligned_buffer make_aligned_buffer(std::size_t bytes) {
     return aligned_buffer(reinterpret_cast<char*>(aligned), buffer_deleter{rounded});
 }
 
+bool text_mapping::map(int fd, std::size_t size) noexcept {
+    reset();
+    // Reserve the file's pages and one more, then map the file over the
+    // start: the byte after the file is then always mapped and writable.
+    std::size_t span = (size + 1 + page_size - 1) / page_size * page_size;
+    void* area = ::mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (area == MAP_FAILED) return false;
+    if (::mmap(area, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+        ::munmap(area, span);
+        return false;
+    }
+    // Hints only: read-ahead for a file not in the page cache, and large
+    // page-cache folios mapped whole (as the mmap plugin's default advice).
+    ::madvise(area, size, MADV_SEQUENTIAL);
+    ::madvise(area, size, MADV_HUGEPAGE);
+    base_ = kept_ = static_cast<char*>(area);
+    span_ = span;
+    return true;
+}
+
+void text_mapping::reset() noexcept {
+    if (!base_) return;
+    ::munmap(kept_, span_ - static_cast<std::size_t>(kept_ - base_));
+    base_ = kept_ = nullptr;
+    span_ = 0;
+}
+
+void text_mapping::release_below(const char* p) noexcept {
+    auto offset = static_cast<std::size_t>(p - base_) / page_size * page_size;
+    char* upto = base_ + offset;
+    if (upto <= kept_) return;
+    ::munmap(kept_, static_cast<std::size_t>(upto - kept_));
+    kept_ = upto;
+}
+
 } // namespace formatbench::detail

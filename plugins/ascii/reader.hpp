@@ -1,6 +1,6 @@
-// The ascii reader: streams the file through bounded, page-aligned buffers
-// (two for large reads: the next block is read while this one is parsed),
-// parses large blocks in two halves on two threads, and reports a bad or
+// The ascii reader: parses a large regular file in place in a mapping, and
+// anything else (small files, pipes) through a bounded, page-aligned buffer;
+// parses large regions in two halves on two threads, and reports a bad or
 // missing value with the path, line and column.
 #pragma once
 
@@ -13,7 +13,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <string>
 
 namespace formatbench::detail {
@@ -35,17 +34,9 @@ private:
     // The end of the text that holds only whole tokens: the last separator
     // in [pos_, end_), or end_ at end of file.
     const char* safe_end() const noexcept;
-    // Carries the unparsed tail to the front of the next block and makes
-    // that block current: the one read ahead if there is one, else read now
-    // (split over both threads when `both_cores`).
-    void refill(bool both_cores);
-    // Reads `n` bytes at `offset` into `to` as two halves, one per thread,
-    // running `first` and `second` (which must not throw) before them.
-    // Returns the bytes read, short only at end of file; a read error is
-    // stored in `error` rather than thrown, so that both halves finish.
-    template <class First, class Second>
-    std::size_t read_halves(char* to, std::size_t n, std::int64_t offset, std::exception_ptr& error,
-                            First&& first, Second&& second);
+    // Carries the unparsed tail to the front of the buffer and reads the
+    // next block behind it (buffered path).
+    void refill();
     // Moves pos_ to r.stop, keeping the line count in step.
     void advance(const parse_result& r) noexcept;
     [[noreturn]] void fail_at(const char* where, fb_status status, const std::string& what) const;
@@ -54,18 +45,14 @@ private:
     std::string path_;
     fb_dtype dtype_;
     sdk::file file_;
+    // Mapped mode: the whole file is [data_, end_), eof_ is set from the
+    // start, and each round takes at most round_bytes of it.
+    text_mapping map_;
+    std::size_t released_ = 0; // bytes of the mapping already unmapped (about)
     aligned_buffer memory_;
-    char* data_ = nullptr; // where each block is read to (page-aligned)
-    // The second buffer, allocated at the first read-ahead; its block holds
-    // the next block of the file when ahead_ is set.
-    aligned_buffer ahead_memory_;
-    char* ahead_data_ = nullptr;
-    bool ahead_ = false;
-    std::size_t ahead_bytes_ = 0;    // bytes read ahead (short: end of file)
-    std::exception_ptr ahead_error_; // thrown when the block is needed
-    bool seekable_ = false;          // pread works: read-ahead possible
-    const char* pos_ = nullptr;      // first unparsed byte
-    const char* end_ = nullptr;      // end of the bytes read
+    char* data_ = nullptr;      // where each block is read to (page-aligned)
+    const char* pos_ = nullptr; // first unparsed byte
+    const char* end_ = nullptr; // end of the bytes read
     bool eof_ = false;
     std::int64_t data_offset_ = 0; // file offset of data_[0]
     std::uint64_t line_ = 1;       // line of pos_ (1-based)

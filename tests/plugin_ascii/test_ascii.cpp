@@ -9,17 +9,24 @@
 
 #include <bit>
 #include <charconv>
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <list>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -493,9 +500,51 @@ TEST_F(ascii_test, nul_byte_and_overlong_token_are_corrupt) {
     EXPECT_NE(message.find("longer than 512"), std::string::npos) << message;
 }
 
-// Files larger than the reader's 4 MiB block: tokens split between two reads,
-// line numbers kept across blocks and halves, memory bounded on a file with
-// no separator at all.
+// Serves text through a FIFO at path from a thread, as a pipe from another
+// program would: a FIFO cannot be mapped, so the reader takes its buffered
+// path. The thread waits up to 10 s for the reader to open the FIFO, and
+// stops at EPIPE when the reader closes early (SIGPIPE is ignored).
+class fifo_feed {
+public:
+    fifo_feed(std::string path, std::string text) : path_(std::move(path)) {
+        std::signal(SIGPIPE, SIG_IGN);
+        if (::mkfifo(path_.c_str(), 0600) != 0) throw std::runtime_error("mkfifo " + path_);
+        thread_ = std::thread([this, text = std::move(text)] { feed(text); });
+    }
+    fifo_feed(const fifo_feed&) = delete;
+    fifo_feed& operator=(const fifo_feed&) = delete;
+    ~fifo_feed() {
+        thread_.join();
+        ::unlink(path_.c_str());
+    }
+
+private:
+    void feed(const std::string& text) const {
+        int fd = -1;
+        for (int i = 0; i < 10000 && fd < 0; ++i) {
+            fd = ::open(path_.c_str(), O_WRONLY | O_NONBLOCK); // ENXIO until a reader opens
+            if (fd < 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        if (fd < 0) return;
+        ::fcntl(fd, F_SETFL, 0); // blocking writes from here on
+        const char* p = text.data();
+        std::size_t left = text.size();
+        while (left > 0) {
+            ssize_t w = ::write(fd, p, left);
+            if (w <= 0) break;
+            p += w;
+            left -= static_cast<std::size_t>(w);
+        }
+        ::close(fd);
+    }
+    std::string path_;
+    std::thread thread_;
+};
+
+// Files larger than the reader's 4 MiB rounds and blocks, from a regular
+// file (mapped) and from a FIFO (read(2) into a bounded buffer): tokens
+// split between two reads, line numbers kept across blocks and halves, and
+// no 10 MB token from a file with no separator at all.
 TEST_F(ascii_test, large_files_split_tokens_and_far_errors) {
     std::vector<double> v(500000);
     std::string text;
@@ -507,34 +556,53 @@ TEST_F(ascii_test, large_files_split_tokens_and_far_errors) {
         text.append(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
         text += '\n';
     }
-    put_file(path("big.txt"), text);
-    EXPECT_TRUE(bits_equal(read_values<double>(path("big.txt"), FB_DTYPE_F64, v.size()), v));
-    EXPECT_TRUE(
-        bits_equal(read_values<double>(path("big.txt"), FB_DTYPE_F64, v.size(), {65536, 99999, 1}), v));
-
     // Corrupt line 400001 (past the first block); "+x" keeps the line's length.
     std::size_t at = 0;
     for (int line = 1; line < 400001; ++line)
         at = text.find('\n', at) + 1;
     std::string bad = text;
     bad[at + 3] = 'x';
-    put_file(path("bad.txt"), bad);
-    auto [status, message] = read_error(path("bad.txt"), FB_DTYPE_F64, v.size());
-    EXPECT_EQ(status, FB_E_CORRUPT);
-    EXPECT_NE(message.find("line 400001, column 1"), std::string::npos) << message;
-    // Reading only the values before it succeeds.
-    EXPECT_NO_THROW(read_values<double>(path("bad.txt"), FB_DTYPE_F64, 400000));
 
-    // Truncated after many blocks.
-    std::tie(status, message) = read_error(path("big.txt"), FB_DTYPE_F64, v.size() + 1);
-    EXPECT_EQ(status, FB_E_TRUNCATED);
-    EXPECT_NE(message.find("line 500001, column 1"), std::string::npos) << message;
+    for (bool fifo : {false, true}) {
+        SCOPED_TRACE(fifo ? "through a FIFO" : "from a regular file");
+        std::list<fifo_feed> feeds; // declared first: joined after the reads
+        int serial = 0;
+        // A path that yields `t` to one reader.
+        auto serve = [&](const std::string& t) {
+            std::string p = path((fifo ? "pipe" : "file") + std::to_string(serial++));
+            if (fifo)
+                feeds.emplace_back(p, t);
+            else
+                put_file(p, t);
+            return p;
+        };
+        EXPECT_TRUE(bits_equal(read_values<double>(serve(text), FB_DTYPE_F64, v.size()), v));
+        EXPECT_TRUE(
+            bits_equal(read_values<double>(serve(text), FB_DTYPE_F64, v.size(), {65536, 99999, 1}), v));
 
-    // 10 MB without a separator: an error, not a 10 MB token.
-    put_file(path("nosep.txt"), std::string(10 << 20, '7'));
-    std::tie(status, message) = read_error(path("nosep.txt"), FB_DTYPE_F64, 1);
-    EXPECT_EQ(status, FB_E_CORRUPT);
-    EXPECT_NE(message.find("line 1, column 1"), std::string::npos) << message;
+        auto [status, message] = read_error(serve(bad), FB_DTYPE_F64, v.size());
+        EXPECT_EQ(status, FB_E_CORRUPT);
+        EXPECT_NE(message.find("line 400001, column 1"), std::string::npos) << message;
+        // Reading only the values before it succeeds.
+        EXPECT_NO_THROW(read_values<double>(serve(bad), FB_DTYPE_F64, 400000));
+
+        // Truncated after many blocks.
+        std::tie(status, message) = read_error(serve(text), FB_DTYPE_F64, v.size() + 1);
+        EXPECT_EQ(status, FB_E_TRUNCATED);
+        EXPECT_NE(message.find("line 500001, column 1"), std::string::npos) << message;
+
+        // 10 MB without a separator: an error, not a 10 MB token.
+        std::tie(status, message) = read_error(serve(std::string(10 << 20, '7')), FB_DTYPE_F64, 1);
+        EXPECT_EQ(status, FB_E_CORRUPT);
+        EXPECT_NE(message.find("line 1, column 1"), std::string::npos) << message;
+
+        // Separators only, more than a round's worth and more than the
+        // mapped reader unmaps at a time (64 MiB), then the values.
+        std::string spaced = std::string(70 << 20, ' ') + "\n\n" + text;
+        EXPECT_TRUE(bits_equal(read_values<double>(serve(spaced), FB_DTYPE_F64, v.size()), v));
+        std::tie(status, message) = read_error(serve(std::string(9 << 20, ' ')), FB_DTYPE_F64, 1);
+        EXPECT_EQ(status, FB_E_TRUNCATED) << message;
+    }
 }
 
 TEST_F(ascii_test, error_columns_with_values_per_line) {
