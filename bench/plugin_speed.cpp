@@ -4,10 +4,13 @@
 // Prints one JSON object (medians in seconds) for bench/plugin-speed.py,
 // which adds the Fortran reference and prints the ratios. Not a test.
 //
-//   plugin_speed PLUGIN_DIR WORK_DIR N [RUNS [ONLY]]
+//   plugin_speed PLUGIN_DIR WORK_DIR N [RUNS [ONLY [FORTRAN_EXE]]]
 //
-// ONLY, a comma-separated list of case names ("ref" for the references),
-// limits the run to those cases, for profiling one of them alone.
+// ONLY, a comma-separated list of case names ("ref" for the references,
+// "all" for everything), limits the run to those cases, for profiling one
+// of them alone. FORTRAN_EXE, bench/fortran/stream_io_n built with gfortran,
+// is run once per round in WORK_DIR beside the other steps; the times it
+// prints itself are recorded (key "fortran").
 #include "buffer.hpp"
 #include "data.hpp"
 #include "registry.hpp"
@@ -23,6 +26,7 @@
 #include <cstring>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -141,6 +145,20 @@ void plain_read(const std::string& path, void* data, std::size_t bytes) {
     ::close(fd);
 }
 
+// Runs the Fortran reference program for n values in dir and appends the
+// four times it prints (formatted write, read, unformatted write, read).
+void run_fortran(const std::string& exe, const std::string& dir, std::size_t n, std::vector<double> (&t)[4]) {
+    std::string command = "cd '" + dir + "' && '" + exe + "' " + std::to_string(n);
+    FILE* p = ::popen(command.c_str(), "r");
+    if (!p) throw std::runtime_error("cannot run " + exe);
+    double v[5] = {0, 0, 0, 0, 0};
+    int got = std::fscanf(p, "%lf %lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4]);
+    int status = ::pclose(p);
+    if (got != 5 || status != 0) throw std::runtime_error(exe + " failed or printed no times");
+    for (int k = 0; k < 4; ++k)
+        t[k].push_back(v[k + 1]);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -153,10 +171,12 @@ int main(int argc, char** argv) {
     const std::string dir = argv[2];
     const std::size_t n = std::stoull(argv[3]);
     const int runs = argc > 4 ? std::stoi(argv[4]) : 5;
-    const std::string only = argc > 5 ? "," + std::string(argv[5]) + "," : "";
+    const std::string only =
+        argc > 5 && std::string(argv[5]) != "all" ? "," + std::string(argv[5]) + "," : "";
     auto selected = [&](const std::string& name) {
         return only.empty() || only.find("," + name + ",") != std::string::npos;
     };
+    const std::string fortran = argc > 6 ? argv[6] : "";
     const std::size_t bytes = n * sizeof(double);
 
     nlohmann::json out{{"n", n}, {"runs", runs}, {"plugins", nlohmann::json::object()}};
@@ -199,6 +219,17 @@ int main(int argc, char** argv) {
                 "plain_read_s", [&] { std::memset(back.data(), 0, bytes); },
                 [&] { plain_read(plain, back.data(), bytes); });
             steps.back().follows = true;
+        }
+        // The Fortran reference program's own timings, one run per round.
+        std::vector<double> fortran_times[4];
+        if (uniform && !fortran.empty()) {
+            steps.emplace_back(
+                "fortran_process_s",
+                [&] {
+                    ::unlink((dir + "/temp.txt").c_str()); // each run writes new files
+                    ::unlink((dir + "/temp.bin").c_str());
+                },
+                [&] { run_fortran(fortran, dir, n, fortran_times); });
         }
         if (selected("ref")) {
             steps.emplace_back(std::string("compress2_l6_") + dist + "_s", nothing, [&] {
@@ -260,9 +291,17 @@ int main(int argc, char** argv) {
         }
 
         run_rounds(runs, steps);
+        if (!fortran_times[0].empty()) {
+            const char* names[4] = {"write_s", "read_s", "unformatted_write_s", "unformatted_read_s"};
+            for (int k = 0; k < 4; ++k) {
+                fortran_times[k].erase(fortran_times[k].begin()); // the warm-up round
+                out["fortran"][names[k]] = median_of(fortran_times[k]);
+                out["fortran_samples"][names[k]] = fortran_times[k];
+            }
+        }
 
         for (const auto& s : steps) {
-            if (s.key.find('.') != std::string::npos) continue;
+            if (s.key.find('.') != std::string::npos || s.key.rfind("fortran", 0) == 0) continue;
             out["ref"][s.key] = median_of(s.seconds);
             out["ref_samples"][s.key] = s.seconds;
         }
