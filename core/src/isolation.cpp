@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +52,7 @@ case_result run_isolated(const case_spec& spec, double timeout_s, const std::fun
                            fmt::format("cannot create a pipe: {}", std::strerror(errno)));
     std::fflush(stdout);
     std::fflush(stderr);
+    const pid_t parent = ::getpid();
     pid_t pid = ::fork();
     if (pid < 0) {
         ::close(fds[0]);
@@ -62,6 +64,13 @@ case_result run_isolated(const case_spec& spec, double timeout_s, const std::fun
         // The parent handles Ctrl-C; the child just dies with the process group.
         ::signal(SIGINT, SIG_DFL);
         ::signal(SIGTERM, SIG_DFL);
+        // A runner killed outright (SIGKILL, OOM killer) takes its case with
+        // it: an orphan would go on writing the case's data file while a
+        // --resume run writes the same path (seen as a failed case in the
+        // resume test). The getppid check covers a parent that died before
+        // the prctl.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(1);
         reset_peak_rss();
         std::string text;
         try {
