@@ -105,8 +105,12 @@ int main(int argc, char** argv) {
     auto source = make_data_source(spec.dataset, reg);
     std::printf("{\"n\": %zu, \"reps\": %d, \"rounds\": [", n, reps);
     for (int i = 0; i < rounds; ++i) {
-        medians a = through_runner(reg.get("memory"), *source, spec, reps);
-        medians b = tight_loop(src, dst, reps);
+        // Odd rounds run the loop first, so that neither side always runs
+        // second.
+        medians a{}, b{};
+        if (i % 2) b = tight_loop(src, dst, reps);
+        a = through_runner(reg.get("memory"), *source, spec, reps);
+        if (i % 2 == 0) b = tight_loop(src, dst, reps);
         std::printf("%s{\"runner_write_s\": %.9g, \"runner_read_s\": %.9g, \"loop_write_s\": %.9g, "
                     "\"loop_read_s\": %.9g}",
                     i ? ", " : "", a.write_s, a.read_s, b.write_s, b.read_s);

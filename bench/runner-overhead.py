@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The runner's own cost, and streaming memory bound (issue targets).
 
-  bench/runner-overhead.py [BUILD_DIR] [--reps 101] [--rounds 21] [--streamed-count 1e9]
+  bench/runner-overhead.py [BUILD_DIR] [--reps 101] [--rounds 41] [--streamed-count 1e9]
 
 1. The memory plugin through the runner against bench/memory_loop, a tight
    loop of the same copies with the same untimed work around them, at 10^6
@@ -30,7 +30,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("build", nargs="?", default="build")
     ap.add_argument("--reps", type=int, default=101)
-    ap.add_argument("--rounds", type=int, default=21)
+    ap.add_argument("--rounds", type=int, default=41)
     ap.add_argument("--streamed-count", default="1e9")
     ap.add_argument("--skip-streamed", action="store_true")
     a = ap.parse_args()
