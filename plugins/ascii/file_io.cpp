@@ -14,8 +14,8 @@ namespace {
 
 constexpr std::size_t page_size = 4096;
 constexpr std::size_t huge_page_size = std::size_t{2} << 20;
-// Freed mappings kept for the next stream, in bytes at most: a writer's
-// five buffers (18 MiB) and a reader's three (14 MiB).
+// Freed mappings kept for the next stream, in bytes at most: for f64, a
+// writer's four large buffers (14 MiB) and a buffered reader's two (8 MiB).
 constexpr std::size_t kept_max = std::size_t{32} << 20;
 
 // Mappings of closed streams, reused by the next ones. A stream's buffers
@@ -77,8 +77,9 @@ void buffer_deleter::operator()(char* p) const noexcept {
 
 // Buffers of a megabyte or more get a mapping of their own, 2 MiB-aligned
 // and marked for transparent huge pages: here first touching 8 MB of fresh
-// 4 KiB pages cost 3.4 ms of CPU, with huge pages 0.2 ms, and a stream's
-// buffers are fresh each time. They are not taken from malloc because then
+// 4 KiB pages cost 3.4 ms of CPU, with huge pages 0.2 ms, and a new mapping
+// is fresh memory (the pool above reuses them). They are not taken from
+// malloc because then
 // their cost depends on the host's heap history: after the host had freed
 // one 8 MB block, glibc served these buffers from its heap, trimmed and
 // regrew it at every stream, and a 10^6-value shortest write took 50-70 ms
@@ -134,10 +135,10 @@ void text_mapping::reset() noexcept {
     span_ = 0;
 }
 
-void text_mapping::release_below(const char* p) noexcept {
+void text_mapping::release_below(const char* p, std::size_t step) noexcept {
     auto offset = static_cast<std::size_t>(p - base_) / page_size * page_size;
     char* upto = base_ + offset;
-    if (upto <= kept_) return;
+    if (upto <= kept_ || static_cast<std::size_t>(upto - kept_) < step) return;
     ::munmap(kept_, static_cast<std::size_t>(upto - kept_));
     kept_ = upto;
 }

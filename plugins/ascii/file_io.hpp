@@ -39,8 +39,9 @@ public:
     void reset() noexcept;
     char* data() const noexcept { return base_; }
     bool mapped() const noexcept { return base_ != nullptr; }
-    // Unmaps the whole pages below p (a pointer into the mapping).
-    void release_below(const char* p) noexcept;
+    // Unmaps the whole pages below p (a pointer into the mapping), once
+    // they come to at least `step` bytes more than are already unmapped.
+    void release_below(const char* p, std::size_t step) noexcept;
 
 private:
     char* base_ = nullptr;

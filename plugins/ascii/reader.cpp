@@ -137,10 +137,7 @@ void text_reader::read_typed(T* out, std::size_t count) {
         out += got;
         need -= got;
         values_done_ += got;
-        if (map_.mapped() && static_cast<std::size_t>(pos_ - (data_ + released_)) >= release_bytes) {
-            released_ = static_cast<std::size_t>(pos_ - data_);
-            map_.release_below(pos_);
-        }
+        if (map_.mapped()) map_.release_below(pos_, release_bytes);
         if (need == 0) break;
         if (pos_ == region_end && got == 0) {
             if (region_end != end_ && map_.mapped()) continue; // only separators in this round

@@ -48,7 +48,6 @@ private:
     // Mapped mode: the whole file is [data_, end_), eof_ is set from the
     // start, and each round takes at most round_bytes of it.
     text_mapping map_;
-    std::size_t released_ = 0; // bytes of the mapping already unmapped (about)
     aligned_buffer memory_;
     char* data_ = nullptr;      // where each block is read to (page-aligned)
     const char* pos_ = nullptr; // first unparsed byte

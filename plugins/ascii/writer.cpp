@@ -58,20 +58,13 @@ double initial_bytes_per_value(const text_settings& s, fb_dtype dtype, std::size
 
 } // namespace
 
-std::size_t text_writer::block_text::bytes() const noexcept {
-    std::size_t n = 0;
-    for (std::size_t k = 0; k < used; ++k)
-        n += static_cast<std::size_t>(pieces[k].end - pieces[k].begin);
-    return n;
-}
-
 text_writer::text_writer(const sdk::open_request& request)
-    : dtype_(request.dtype), element_size_(request.element_size()),
-      settings_(text_settings::from(request.options)), bound_(settings_.value_bound(request.dtype)),
+    : dtype_(request.dtype), settings_(text_settings::from(request.options)),
+      bound_(settings_.value_bound(request.dtype)),
       bytes_per_value_(initial_bytes_per_value(settings_, request.dtype, bound_)) {
     // Allocate before creating the file, so that a failure leaves nothing
     // at the path.
-    staged_ = make_aligned_buffer(staged_values * element_size_);
+    staged_ = make_aligned_buffer(staged_values * request.element_size());
     seq_ = make_aligned_buffer(sequential_bytes);
     seq_end_ = seq_.get();
     file_ = sdk::file::create(request.path);

@@ -44,7 +44,6 @@ private:
         aligned_buffer memory;
         std::array<piece, pieces_per_block> pieces;
         std::size_t used = 0; // pieces of the block
-        std::size_t bytes() const noexcept;
     };
 
     void write_any(const void* data, std::uint64_t count);
@@ -69,7 +68,6 @@ private:
     void flush_sequential();
 
     fb_dtype dtype_;
-    std::size_t element_size_;
     text_settings settings_;
     std::size_t bound_; // bytes one value may take, with what follows it
     std::uint64_t column_ = 0;
