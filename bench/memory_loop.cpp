@@ -22,8 +22,8 @@
 #include "case_executor.hpp"
 #include "data_source.hpp"
 #include "registry.hpp"
+#include "stats.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -34,11 +34,6 @@
 using namespace formatbench;
 
 namespace {
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
 
 struct medians {
     double write_s, read_s;
@@ -62,7 +57,7 @@ medians tight_loop(const aligned_buffer& src, aligned_buffer& dst, int reps) {
         w.push_back(std::chrono::duration<double>(t1 - t0).count());
         r.push_back(std::chrono::duration<double>(t3 - t2).count());
     }
-    return {median(w), median(r)};
+    return {summarize(w).median, summarize(r).median};
 }
 
 medians through_runner(const plugin& memory, const data_source& source, const case_spec& spec, int reps) {
@@ -75,12 +70,7 @@ medians through_runner(const plugin& memory, const data_source& source, const ca
         std::fprintf(stderr, "memory case failed: %s\n", r.error.c_str());
         std::exit(1);
     }
-    std::vector<double> w, rd;
-    for (const auto& s : r.samples) {
-        w.push_back(s.write.wall_s);
-        rd.push_back(s.read.wall_s);
-    }
-    return {median(w), median(rd)};
+    return {summarize(write_times(r)).median, summarize(read_times(r)).median};
 }
 
 } // namespace

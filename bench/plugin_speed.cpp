@@ -14,12 +14,12 @@
 #include "buffer.hpp"
 #include "data.hpp"
 #include "registry.hpp"
+#include "stats.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
 #include <zlib.h>
 
-#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -37,9 +37,7 @@ using clock_type = std::chrono::steady_clock;
 namespace {
 
 double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return summarize(std::move(v)).median;
 }
 
 // One timed operation: `before` runs untimed, then `fn` is timed, then
