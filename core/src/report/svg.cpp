@@ -310,16 +310,21 @@ std::string render(const xy_chart& c) {
         "class=\"axis-title\">{}</text>\n",
         (x.p0 + x.p1) / 2, y.p0 + 40, font, escape(axis_title(c.x)));
 
+    // An SVG polyline's points, in order of x (sorts `v`).
+    auto points_by_x = [&](std::vector<xy_point>& v) {
+        std::sort(v.begin(), v.end(), [](const xy_point& a, const xy_point& b) { return a.x < b.x; });
+        std::string d;
+        for (const auto& p : v)
+            d += fmt::format("{}{:.1f},{:.1f}", d.empty() ? "" : " ", x(p.x), y(p.y));
+        return d;
+    };
     for (std::size_t i = 0; i < c.series.size(); ++i) {
         const xy_series& s = c.series[i];
         std::vector<xy_point> pts;
         for (const auto& p : s.points)
             if (x.valid(p.x) && y.valid(p.y)) pts.push_back(p);
         if (s.lines && pts.size() > 1) {
-            std::sort(pts.begin(), pts.end(), [](const xy_point& a, const xy_point& b) { return a.x < b.x; });
-            std::string d;
-            for (const auto& p : pts)
-                d += fmt::format("{}{:.1f},{:.1f}", d.empty() ? "" : " ", x(p.x), y(p.y));
+            std::string d = points_by_x(pts);
             out += fmt::format("<polyline class=\"line\" points=\"{}\" fill=\"none\" stroke=\"{}\" "
                                "stroke-width=\"1.5\" data-series=\"{}\"/>\n",
                                d, colour(i), escape(s.name));
@@ -336,11 +341,7 @@ std::string render(const xy_chart& c) {
             if (p.on_front) front.push_back(p);
         }
         if (front.size() > 1) {
-            std::sort(front.begin(), front.end(),
-                      [](const xy_point& a, const xy_point& b) { return a.x < b.x; });
-            std::string d;
-            for (const auto& p : front)
-                d += fmt::format("{}{:.1f},{:.1f}", d.empty() ? "" : " ", x(p.x), y(p.y));
+            std::string d = points_by_x(front);
             out += fmt::format("<polyline class=\"front\" points=\"{}\" fill=\"none\" stroke=\"{}\" "
                                "stroke-width=\"2\" stroke-dasharray=\"5,3\" data-series=\"{}\"/>\n",
                                d, colour(i), escape(s.name));
