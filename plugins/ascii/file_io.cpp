@@ -110,12 +110,28 @@ aligned_buffer make_aligned_buffer(std::size_t bytes) {
 
 bool text_mapping::map(int fd, std::size_t size) noexcept {
     reset();
-    // Reserve the file's pages and one more, then map the file over the
-    // start: the byte after the file is then always mapped and writable.
+    // Reserve the file's pages and one more, 2 MiB-aligned, then map the
+    // file over the start: the byte after the file is then always mapped
+    // and writable. The alignment lets the kernel map each 2 MiB page-cache
+    // folio with one page-table entry: touching a 19 MB file written in one
+    // write(2) took 12 faults and 0.08 ms so, 292 faults and 0.54 ms at an
+    // address that was only 4 KiB-aligned (for this plugin's own files,
+    // written 256 KiB at a time, 75 faults and 0.28 ms against 103 and
+    // 0.32 ms: their folios are smaller). MAP_NORESERVE: the private
+    // mapping is never written but for the end byte, so it must not be
+    // refused for a file larger than the memory the kernel would commit.
     std::size_t span = (size + 1 + page_size - 1) / page_size * page_size;
-    void* area = ::mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* area = ::mmap(nullptr, span + huge_page_size, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (area == MAP_FAILED) return false;
-    if (::mmap(area, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+    auto start = reinterpret_cast<std::uintptr_t>(area);
+    std::uintptr_t aligned = (start + huge_page_size - 1) / huge_page_size * huge_page_size;
+    if (aligned > start) ::munmap(area, aligned - start);
+    std::size_t tail = start + span + huge_page_size - (aligned + span);
+    if (tail) ::munmap(reinterpret_cast<void*>(aligned + span), tail);
+    area = reinterpret_cast<void*>(aligned);
+    if (::mmap(area, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED | MAP_NORESERVE, fd, 0) ==
+        MAP_FAILED) {
         ::munmap(area, span);
         return false;
     }
