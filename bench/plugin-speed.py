@@ -4,14 +4,18 @@
   bench/plugin-speed.py [BUILD_DIR] [--runs 7] [--sizes 1000000,10000000]
 
 Runs build/bench/plugin_speed, which times every plugin beside its
-references in rounds (each round runs every step once, in a rotating
-order): bare to_chars/from_chars loops on both cores, one plain
-write()/read(), zlib's compress2, and the reference Fortran program
-(gfortran -O2, bench/fortran/stream_io_n.f90, whose own timings are used).
+references in rounds (each round runs every step once): bare
+to_chars/from_chars loops on both cores, one plain write()/read(), zlib's
+compress2, and the reference Fortran program (gfortran -O2,
+bench/fortran/stream_io_n.f90, whose own timings are used). A figure and
+its reference run back to back (ascii write beside to_chars, ascii read
+beside from_chars, raw and mmap beside plain write()/read(), zlib beside
+compress2), in an order that rotates every round.
 Prints medians and, for every target, two ratios: of the medians, and the
 median of the per-round ratios (each figure divided by its reference from
-the same round). On this VM the speed of both cores drifts by up to 2x over
-minutes; a per-round ratio compares two figures taken seconds apart.
+the same round). On this VM the speed of both cores drifts by up to 2x
+within seconds; a per-round ratio compares two figures taken next to each
+other.
 Figures only: nothing here passes or fails.
 """
 import argparse

@@ -2,14 +2,14 @@
 // against, in one process run: std::to_chars / std::from_chars loops on both
 // cores, one plain write()/read() of the same bytes, zlib's own compress2.
 // Prints one JSON object (medians in seconds) for bench/plugin-speed.py,
-// which adds the Fortran reference and prints the ratios. Not a test.
+// which prints the ratios. Not a test.
 //
 //   plugin_speed PLUGIN_DIR WORK_DIR N [RUNS [ONLY [FORTRAN_EXE]]]
 //
 // ONLY, a comma-separated list of case names ("ref" for the references,
 // "all" for everything), limits the run to those cases, for profiling one
 // of them alone. FORTRAN_EXE, bench/fortran/stream_io_n built with gfortran,
-// is run once per round in WORK_DIR beside the other steps; the times it
+// is run once per round in WORK_DIR beside the ascii steps; the times it
 // prints itself are recorded (key "fortran").
 #include "buffer.hpp"
 #include "data.hpp"
@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -41,44 +42,54 @@ double median_of(std::vector<double> v) {
 }
 
 // One timed operation: `before` runs untimed, then `fn` is timed, then
-// `after` (a check) runs untimed.
+// `after` (a check) runs untimed. A step belongs to a group (the figures
+// compared with each other) and a stage in it: stage 1 (the reads) needs
+// what stage 0 (the writes) made.
 struct step {
     step(
-        std::string k, std::function<void()> b, std::function<void()> f, std::function<void()> a = [] {})
-        : key(std::move(k)), before(std::move(b)), fn(std::move(f)), after(std::move(a)) {}
+        std::string k, std::string g, int st, std::function<void()> b, std::function<void()> f,
+        std::function<void()> a = [] {})
+        : key(std::move(k)), group(std::move(g)), stage(st), before(std::move(b)), fn(std::move(f)),
+          after(std::move(a)) {}
     std::string key;
+    std::string group;
+    int stage;
     std::function<void()> before;
     std::function<void()> fn;
     std::function<void()> after;
-    // Needs the step before it (a read after its write): they stay together.
-    bool follows = false;
     std::vector<double> seconds;
 };
 
 // Runs the steps in rounds: one untimed warm-up round, then `runs` timed
-// rounds, each step once per round. Interleaving puts a figure and its
-// reference into the same moments, so that this VM's drifts (the same loop
-// varies by 2x between minutes) fall on both alike; timing all runs of one
-// and then all of the other did not. Each round starts one group further
-// (a group is a step and those that follow it), so no step always runs
-// right after the same neighbour: after 230 ms of compress2, a read of
-// 8 MB was seen to take 10% longer.
+// rounds, each step once per round. A figure and its reference are in one
+// group and stage, so they run back to back: on this VM the speed of both
+// cores drifts by up to 2x within seconds, and a per-round ratio is only
+// as good as the two figures are close in time (with a 2.5 s compress2
+// between them, the same from_chars loop took 93-139 ms at 10^7). Within a
+// stage the order rotates every round, so no step always runs first or
+// right after the same neighbour (after 230 ms of compress2, a read of
+// 8 MB was seen to take 10% longer); the groups rotate too.
 void run_rounds(int runs, std::vector<step>& steps) {
-    std::vector<std::size_t> group_starts;
-    for (std::size_t i = 0; i < steps.size(); ++i)
-        if (!steps[i].follows) group_starts.push_back(i);
-    const std::size_t groups = group_starts.size();
+    std::vector<std::string> groups;
+    for (const auto& s : steps)
+        if (std::find(groups.begin(), groups.end(), s.group) == groups.end()) groups.push_back(s.group);
     for (int round = 0; round <= runs; ++round) {
-        for (std::size_t g = 0; g < groups; ++g) {
-            std::size_t first = group_starts[(g + static_cast<std::size_t>(round)) % groups];
-            for (std::size_t i = first; i < steps.size() && (i == first || steps[i].follows); ++i) {
-                step& s = steps[i];
-                s.before();
-                auto a = clock_type::now();
-                s.fn();
-                auto b = clock_type::now();
-                s.after();
-                if (round > 0) s.seconds.push_back(std::chrono::duration<double>(b - a).count());
+        const auto r = static_cast<std::size_t>(round);
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            const std::string& group = groups[(g + r) % groups.size()];
+            for (int stage = 0; stage < 2; ++stage) {
+                std::vector<step*> in_stage;
+                for (auto& s : steps)
+                    if (s.group == group && s.stage == stage) in_stage.push_back(&s);
+                for (std::size_t i = 0; i < in_stage.size(); ++i) {
+                    step& s = *in_stage[(i + r) % in_stage.size()];
+                    s.before();
+                    auto a = clock_type::now();
+                    s.fn();
+                    auto b = clock_type::now();
+                    s.after();
+                    if (round > 0) s.seconds.push_back(std::chrono::duration<double>(b - a).count());
+                }
             }
         }
     }
@@ -169,8 +180,9 @@ int main(int argc, char** argv) {
     const std::string dir = argv[2];
     const std::size_t n = std::stoull(argv[3]);
     const int runs = argc > 4 ? std::stoi(argv[4]) : 5;
-    const std::string only =
-        argc > 5 && std::string(argv[5]) != "all" ? "," + std::string(argv[5]) + "," : "";
+    // ",a,b," (built with append: GCC 12 warns falsely, -Wrestrict, on "," + s + ",").
+    std::string only;
+    if (argc > 5 && std::string(argv[5]) != "all") only.append(",").append(argv[5]).append(",");
     auto selected = [&](const std::string& name) {
         return only.empty() || only.find("," + name + ",") != std::string::npos;
     };
@@ -198,31 +210,30 @@ int main(int argc, char** argv) {
         if (uniform && selected("ref")) {
             t.part[0].resize(n * 32 + 64);
             t.part[1].resize(n * 32 + 64);
-            steps.emplace_back("to_chars_fixed16_2cores_s", nothing,
+            steps.emplace_back("to_chars_fixed16_2cores_s", "ascii_fixed16", 0, nothing,
                                [&] { format_two_cores(x, n, t, true); });
-            // from_chars parses the shortest text, right after it is made.
-            steps.emplace_back("to_chars_shortest_2cores_s", nothing,
+            // from_chars parses the shortest text, made in stage 0.
+            steps.emplace_back("to_chars_shortest_2cores_s", "ascii_shortest", 0, nothing,
                                [&] { format_two_cores(x, n, t, false); });
             steps.emplace_back(
-                "from_chars_2cores_s", nothing, [&] { parse_two_cores(t, y, n); },
+                "from_chars_2cores_s", "ascii_shortest", 1, nothing, [&] { parse_two_cores(t, y, n); },
                 [&] {
                     if (std::memcmp(back.data(), data.data(), bytes) != 0)
                         std::fprintf(stderr, "reference parse differs\n");
                 });
-            steps.back().follows = true;
             steps.emplace_back(
-                "plain_write_s", [&] { ::unlink(plain.c_str()); },
+                "plain_write_s", "raw", 0, [&] { ::unlink(plain.c_str()); },
                 [&] { plain_write(plain, data.data(), bytes); });
             steps.emplace_back(
-                "plain_read_s", [&] { std::memset(back.data(), 0, bytes); },
+                "plain_read_s", "raw", 1, [&] { std::memset(back.data(), 0, bytes); },
                 [&] { plain_read(plain, back.data(), bytes); });
-            steps.back().follows = true;
         }
-        // The Fortran reference program's own timings, one run per round.
+        // The Fortran reference program's own timings, one run per round,
+        // beside the ascii figures (it also times unformatted stream I/O).
         std::vector<double> fortran_times[4];
         if (uniform && !fortran.empty()) {
             steps.emplace_back(
-                "fortran_process_s",
+                "fortran_process_s", "ascii_shortest", 0,
                 [&] {
                     ::unlink((dir + "/temp.txt").c_str()); // each run writes new files
                     ::unlink((dir + "/temp.bin").c_str());
@@ -230,7 +241,7 @@ int main(int argc, char** argv) {
                 [&] { run_fortran(fortran, dir, n, fortran_times); });
         }
         if (selected("ref")) {
-            steps.emplace_back(std::string("compress2_l6_") + dist + "_s", nothing, [&] {
+            steps.emplace_back(std::string("compress2_l6_") + dist + "_s", "zlib", 0, nothing, [&] {
                 zlen = z.size();
                 compress2(z.data(), &zlen, data.data(), bytes, 6);
             });
@@ -238,24 +249,27 @@ int main(int argc, char** argv) {
 
         struct config {
             const char* name;
+            const char* group;
             const char* plugin;
             option_list options;
             bool uniform_only;
             bool lossless;
         };
         const std::vector<config> configs = {
-            {"ascii_shortest", "ascii", {}, true, true},
+            {"ascii_shortest", "ascii_shortest", "ascii", {}, true, true},
             {"ascii_fixed16",
+             "ascii_fixed16",
              "ascii",
              {{"notation", "fixed"}, {"precision", "16"}, {"leading_zero", "false"}},
              true,
              false},
-            {"raw", "raw", {}, true, true},
-            {"mmap", "mmap", {}, true, true},
-            {"zlib_l6_t1", "zlib", {{"level", "6"}}, false, true},
-            {"zlib_l6_t2", "zlib", {{"level", "6"}, {"threads", "2"}}, false, true},
-            {"zlib_l6_shuffle", "zlib", {{"level", "6"}, {"shuffle", "true"}}, false, true},
+            {"raw", "raw", "raw", {}, true, true},
+            {"mmap", "raw", "mmap", {}, true, true},
+            {"zlib_l6_t1", "zlib", "zlib", {{"level", "6"}}, false, true},
+            {"zlib_l6_t2", "zlib", "zlib", {{"level", "6"}, {"threads", "2"}}, false, true},
+            {"zlib_l6_shuffle", "zlib", "zlib", {{"level", "6"}, {"shuffle", "true"}}, false, true},
             {"zlib_l6_shuffle_t2",
+             "zlib",
              "zlib",
              {{"level", "6"}, {"shuffle", "true"}, {"threads", "2"}},
              false,
@@ -268,14 +282,14 @@ int main(int argc, char** argv) {
             const plugin* p = reg.find(c.plugin);
             const std::string path = dir + "/" + c.name;
             steps.emplace_back(
-                std::string(c.name) + ".write", [path] { ::unlink(path.c_str()); },
+                std::string(c.name) + ".write", c.group, 0, [path] { ::unlink(path.c_str()); },
                 [&, p, path] {
                     auto s = p->open_write(path, FB_DTYPE_F64, n, c.options);
                     s->write(data.data(), n);
                     s->close();
                 });
             steps.emplace_back(
-                std::string(c.name) + ".read", [&] { std::memset(back.data(), 0, bytes); },
+                std::string(c.name) + ".read", c.group, 1, [&] { std::memset(back.data(), 0, bytes); },
                 [&, p, path] {
                     auto s = p->open_read(path, FB_DTYPE_F64, n, c.options);
                     s->read(back.data(), n);
@@ -285,7 +299,6 @@ int main(int argc, char** argv) {
                     if (c.lossless && std::memcmp(back.data(), data.data(), bytes) != 0)
                         std::fprintf(stderr, "%s: read differs from written data\n", c.name);
                 });
-            steps.back().follows = true;
         }
 
         run_rounds(runs, steps);
