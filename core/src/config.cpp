@@ -49,6 +49,7 @@ std::vector<std::string> choice_names(std::initializer_list<E> values) {
 
 const auto all_cache = {cache_mode::warm, cache_mode::cold};
 const auto all_sync = {sync_mode::none, sync_mode::close, sync_mode::data};
+const auto all_read = {read_mode::copy, read_mode::view};
 const auto all_distributions = {distribution::uniform, distribution::normal, distribution::smooth,
                                 distribution::constant, distribution::integers};
 const auto all_isolation = {isolation_mode::process, isolation_mode::none};
@@ -264,6 +265,7 @@ void read_run_params(const reader& r, const YAML::Node& map, const std::string& 
     static const auto warmup_syntax = unsigned_syntax(0, "a whole number of warm-up repetitions, 0 or more");
     static const auto cache_syntax = choice_syntax(all_cache);
     static const auto sync_syntax = choice_syntax(all_sync);
+    static const auto read_syntax = choice_syntax(all_read);
     for (const auto& pair : map) {
         const std::string key = pair.first.Scalar();
         if (!contains(detail::run_param_keys, key)) continue;
@@ -277,6 +279,8 @@ void read_run_params(const reader& r, const YAML::Node& map, const std::string& 
             out[key] = r.make_axis<rp>(v, p, key, cache_syntax, [](rp& s, cache_mode x) { s.cache = x; });
         else if (key == "sync")
             out[key] = r.make_axis<rp>(v, p, key, sync_syntax, [](rp& s, sync_mode x) { s.sync = x; });
+        else if (key == "read")
+            out[key] = r.make_axis<rp>(v, p, key, read_syntax, [](rp& s, read_mode x) { s.read = x; });
         else if (key == "repeat")
             out[key] = r.make_axis<rp>(v, p, key, repeat_syntax, [](rp& s, unsigned x) { s.repeat = x; });
         else if (key == "warmup")
@@ -578,7 +582,8 @@ std::string options_text(const option_list& options, bool sorted) {
 // same measurement. Values are canonical (count 1e6 and 1000000 agree), so
 // rewording a study does not change its keys. Run parameters other than
 // chunk, cache and sync join the key only when they distinguish cases of
-// this study (swept) or change what is measured (align_offset != 0).
+// this study (swept) or change what is measured (align_offset != 0,
+// read: view).
 std::string case_key(const case_spec& c, const std::set<std::string>& swept_params) {
     const dataset_spec& d = c.dataset;
     std::string data;
@@ -597,6 +602,7 @@ std::string case_key(const case_spec& c, const std::set<std::string>& swept_para
     const run_params& p = c.params;
     std::string run =
         fmt::format("chunk={},cache={},sync={}", p.chunk_bytes, to_string(p.cache), to_string(p.sync));
+    if (p.read != read_mode::copy) run += fmt::format(",read={}", to_string(p.read));
     if (swept_params.count("repeat")) run += fmt::format(",repeat={}", p.repeat);
     if (swept_params.count("warmup")) run += fmt::format(",warmup={}", p.warmup);
     if (swept_params.count("min_time")) run += fmt::format(",min_time={}", p.min_time);
@@ -623,6 +629,7 @@ std::string resolved_text(const YAML::Node& root, const study& s) {
         {"chunk", "whole"},
         {"cache", to_string(p.cache)},
         {"sync", to_string(p.sync)},
+        {"read", to_string(p.read)},
         {"repeat", std::to_string(p.repeat)},
         {"warmup", std::to_string(p.warmup)},
         {"min_time", fmt::format("{}", p.min_time)},
@@ -906,6 +913,17 @@ void check_study_plugins(const study& s, const registry& reg) {
             } catch (const usage_error& e) {
                 throw usage_error(where + e.what());
             }
+        }
+        if (c.params.read == read_mode::view && !p->has_extension(FB_EXT_ZERO_COPY_READ_V1)) {
+            std::vector<std::string> offering;
+            for (const auto& q : reg.plugins())
+                if (q->has_extension(FB_EXT_ZERO_COPY_READ_V1)) offering.push_back(q->id());
+            throw usage_error(where +
+                              fmt::format("read: view needs the zero-copy read extension ({}), which plugin "
+                                          "'{}' does not offer (plugins that do: {}); use read: copy "
+                                          "for this format",
+                                          FB_EXT_ZERO_COPY_READ_V1, p->id(),
+                                          offering.empty() ? "none" : join(offering)));
         }
         if (checked_dtypes.emplace(f.label, d.type).second && !p->supports(d.type))
             throw usage_error(

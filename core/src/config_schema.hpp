@@ -16,7 +16,7 @@ inline const std::vector<std::string> top_keys = {
 // Run parameters: under `defaults` and in any format. Their order is the
 // order in which swept run parameters multiply (first = outermost).
 inline const std::vector<std::string> run_param_keys = {
-    "chunk", "cache", "sync", "repeat", "warmup", "min_time", "timeout", "align_offset",
+    "chunk", "cache", "sync", "read", "repeat", "warmup", "min_time", "timeout", "align_offset",
 };
 
 inline const std::vector<std::string> dataset_keys = {

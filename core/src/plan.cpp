@@ -37,8 +37,9 @@ std::string options_text(const option_list& options) {
 } // namespace
 
 std::string describe_case(const case_spec& c) {
-    return fmt::format("{} | {} | chunk {} | {} | sync {}", c.dataset.name, c.format.label,
-                       chunk_text(c.params.chunk_bytes), to_string(c.params.cache), to_string(c.params.sync));
+    return fmt::format("{} | {} | chunk {} | {} | sync {}{}", c.dataset.name, c.format.label,
+                       chunk_text(c.params.chunk_bytes), to_string(c.params.cache), to_string(c.params.sync),
+                       c.params.read == read_mode::view ? " | read view" : "");
 }
 
 void print_plan(const study& s, std::ostream& out) {
@@ -53,17 +54,18 @@ void print_plan(const study& s, std::ostream& out) {
     if (!s.description.empty()) out << "  " << s.description << "\n";
     out << "\n";
 
-    constexpr std::size_t columns = 12;
+    constexpr std::size_t columns = 13;
     using row = std::array<std::string, columns>;
     std::vector<row> rows{{"#", "DATASET", "DTYPE", "COUNT", "FORMAT", "PLUGIN", "OPTIONS", "CHUNK", "CACHE",
-                           "SYNC", "REPEAT", "WARMUP"}};
+                           "SYNC", "READ", "REPEAT", "WARMUP"}};
     for (const auto& c : s.cases) {
         std::string count = c.dataset.file.empty() ? std::to_string(c.dataset.count)
                                                    : std::to_string(c.dataset.count) + " (file)";
         rows.push_back({std::to_string(c.index), c.dataset.name, dtype_name(c.dataset.type), count,
                         c.format.label, c.format.plugin, options_text(c.format.options),
                         chunk_text(c.params.chunk_bytes), to_string(c.params.cache), to_string(c.params.sync),
-                        std::to_string(c.params.repeat), std::to_string(c.params.warmup)});
+                        to_string(c.params.read), std::to_string(c.params.repeat),
+                        std::to_string(c.params.warmup)});
     }
     std::array<std::size_t, columns> width{};
     for (const auto& r : rows)

@@ -83,6 +83,7 @@ json params_to_json(const run_params& p) {
     return {{"chunk_bytes", p.chunk_bytes},
             {"cache", to_string(p.cache)},
             {"sync", to_string(p.sync)},
+            {"read", to_string(p.read)},
             {"repeat", p.repeat},
             {"warmup", p.warmup},
             {"min_time_s", number(p.min_time)},
@@ -143,6 +144,8 @@ public:
         if (!v.is_string()) fail(sub(key), "expected a string, got " + type_of(v));
         return v.get<std::string>();
     }
+
+    bool has(const char* key) const { return j_.contains(key); }
 
     // For fields that only help messages or matching: "" when absent.
     std::string optional_string(const char* key) const {
@@ -223,6 +226,7 @@ private:
 
 constexpr cache_mode all_cache_modes[] = {cache_mode::warm, cache_mode::cold};
 constexpr sync_mode all_sync_modes[] = {sync_mode::none, sync_mode::close, sync_mode::data};
+constexpr read_mode all_read_modes[] = {read_mode::copy, read_mode::view};
 constexpr distribution all_distributions[] = {distribution::uniform, distribution::normal,
                                               distribution::smooth, distribution::constant,
                                               distribution::integers};
@@ -263,6 +267,8 @@ run_params params_from(const reader& r) {
     p.chunk_bytes = r.integer<std::uint64_t>("chunk_bytes");
     p.cache = r.enumeration("cache", all_cache_modes);
     p.sync = r.enumeration("sync", all_sync_modes);
+    // Records written before read modes existed copied: "read" is optional.
+    if (r.has("read")) p.read = r.enumeration("read", all_read_modes);
     p.repeat = r.integer<unsigned>("repeat");
     p.warmup = r.integer<unsigned>("warmup");
     p.min_time = r.real("min_time_s");

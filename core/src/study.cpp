@@ -18,6 +18,10 @@ const char* to_string(sync_mode m) noexcept {
     return "?";
 }
 
+const char* to_string(read_mode m) noexcept {
+    return m == read_mode::copy ? "copy" : "view";
+}
+
 const char* to_string(distribution d) noexcept {
     switch (d) {
     case distribution::uniform: return "uniform";

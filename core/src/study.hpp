@@ -14,11 +14,15 @@ namespace formatbench {
 
 enum class cache_mode { warm, cold };
 enum class sync_mode { none, close, data };
+// How the read phase takes the data: copied into the runner's buffer, or
+// viewed in place through the plugin's zero-copy read extension.
+enum class read_mode { copy, view };
 enum class distribution { uniform, normal, smooth, constant, integers };
 enum class isolation_mode { process, none };
 
 const char* to_string(cache_mode m) noexcept;
 const char* to_string(sync_mode m) noexcept;
+const char* to_string(read_mode m) noexcept;
 const char* to_string(distribution d) noexcept;
 const char* to_string(isolation_mode m) noexcept;
 
@@ -55,6 +59,7 @@ struct run_params {
     std::uint64_t chunk_bytes = 0; // 0 = the whole array in one call
     cache_mode cache = cache_mode::warm;
     sync_mode sync = sync_mode::none;
+    read_mode read = read_mode::copy;
     unsigned repeat = 5;          // recorded repetitions, at least
     unsigned warmup = 1;          // unrecorded repetitions first
     double min_time = 0;          // seconds of recorded write+read, at least

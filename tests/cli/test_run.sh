@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `formatbench run` end to end: the default study's record (exactness of each
 # format, fixed-16 error near 1e-16), the JSON against its schema, the CSV
-# against the JSON, cold-cache residency, plan, and --set.
+# against the JSON, cold-cache residency, read: view, plan, and --set.
 source "$(dirname "$0")/lib.sh"
 cd "$work"
 PY=/usr/bin/python3
@@ -67,6 +67,30 @@ assert all(f > 0.9 for f in warm), warm
 if sys.argv[2] not in ("tmpfs", "ramfs"):  # those have no backing store to drop to
     assert all(0 <= f < 0.1 for f in cold), cold
 PY
+
+# ---- read: view (zero-copy): verified in place, recorded, refused without the extension
+cat > view.yaml <<'YAML'
+name: view
+defaults: {repeat: 2, warmup: 0}
+datasets: [{dtype: f64, count: 1e6}]
+formats: [{plugin: mmap, read: [copy, view]}]
+YAML
+expect_status 0 "$FB" run view.yaml --directory data --json view.json --csv view.csv
+expect_in "$work/out" "mmap [read view]"
+$PY - view.json view.csv "$FB_SOURCE_ROOT/docs/results-schema.json" <<'PY' || fail "read: view record"
+import csv, json, sys, jsonschema
+d = json.load(open(sys.argv[1]))
+jsonschema.validate(d, json.load(open(sys.argv[3])))
+modes = {c["params"]["read"]: c for c in d["cases"]}
+assert set(modes) == {"copy", "view"}, set(modes)
+for mode, c in modes.items():
+    assert c["status"] == "ok" and c["verify"]["compared"] == 1_000_000 and c["verify"]["mismatches"] == 0, c
+assert modes["view"]["key"].endswith(",read=view") and "read=" not in modes["copy"]["key"]
+assert {r["read"] for r in csv.DictReader(open(sys.argv[2], newline=""))} == {"copy", "view"}
+print("read: view verified in place; recorded in JSON and CSV")
+PY
+expect_status 2 "$FB" run view.yaml --set formats.0.plugin=raw
+expect_in "$work/err" "read: view needs the zero-copy read extension"
 
 # ---- plan and --set
 expect_status 0 "$FB" plan cold.yaml

@@ -3,6 +3,8 @@
 // the study goes on: segfault, abort, exit, hang, wrong data, a failing write.
 // With mode=ok it is a correct raw-bytes plugin; `slowdown` (percent) adds a
 // planted, proportional delay to every write and read for the compare tests.
+// Its zero-copy view is the file read into memory at the view call, with the
+// same wrong_data flip, so the tests of read: view can catch a bad view.
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
 
@@ -12,6 +14,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -91,6 +94,13 @@ struct misbehave_format {
             if (mode_ == "wrong_data" && count > 0) static_cast<unsigned char*>(data)[0] ^= 1;
             slow_down(start, slowdown_);
         }
+        const void* view(std::uint64_t count) {
+            held_.resize(count * size_ + 1);
+            if (file_.read_full(held_.data(), count * size_) < count * size_)
+                throw error(FB_E_TRUNCATED, "misbehave: '" + path_ + "' is too short");
+            if (mode_ == "wrong_data" && count > 0) held_[0] ^= 1;
+            return held_.data();
+        }
         void close() {}
 
     private:
@@ -99,6 +109,7 @@ struct misbehave_format {
         std::string mode_;
         double slowdown_;
         formatbench::sdk::file file_;
+        std::vector<unsigned char> held_;
     };
 };
 

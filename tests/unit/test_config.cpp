@@ -171,6 +171,19 @@ TEST(config_plugins, unknown_from_file_plugin_is_reported_at_the_dataset) {
         << message;
 }
 
+TEST(config_plugins, read_view_needs_the_zero_copy_extension) {
+    auto ok =
+        fb::load_study_text("datasets: [{count: 10}]\nformats: [{plugin: memory, read: view}]\n", "<t>");
+    EXPECT_NO_THROW(fb::check_study_plugins(ok, test_registry()));
+    auto s =
+        fb::load_study_text("datasets: [{count: 10}]\nformats: [memory, {plugin: raw, read: view}]\n", "<t>");
+    std::string message = error_of([&] { fb::check_study_plugins(s, test_registry()); });
+    EXPECT_EQ(message.rfind("<t>:2:19: format 'raw': read: view needs the zero-copy read extension", 0), 0u)
+        << message;
+    EXPECT_NE(message.find("plugin 'raw' does not offer"), std::string::npos) << message;
+    EXPECT_NE(message.find("memory"), std::string::npos) << "names the plugins that offer it: " << message;
+}
+
 // The `misbehave` test plugin declares every dtype but u8.
 TEST(config_plugins, unsupported_dtype_names_plugin_dtype_and_supported_ones) {
     const fb::plugin& p = test_registry().get("misbehave");
@@ -381,6 +394,25 @@ TEST(config_sweep, swept_repeat_joins_the_key_so_cases_stay_distinct) {
         fb::load_study_text("datasets: [{count: 1}]\nformats: [{plugin: memory, repeat: [3, 5]}]\n", "<t>");
     ASSERT_EQ(s.cases.size(), 2u);
     EXPECT_NE(s.cases[0].key, s.cases[1].key);
+}
+
+// read: copy (default) | view. A view case's key says so; copy keys are
+// those of before the parameter existed, so older logs still resume.
+TEST(config_sweep, read_mode_parses_sweeps_and_marks_view_keys) {
+    auto s = fb::load_study_text("datasets: [{count: 1}]\nformats: [{plugin: memory, read: [copy, view]}]\n",
+                                 "<t>");
+    ASSERT_EQ(s.cases.size(), 2u);
+    EXPECT_EQ(s.cases[0].params.read, fb::read_mode::copy);
+    EXPECT_EQ(s.cases[1].params.read, fb::read_mode::view);
+    EXPECT_EQ(s.cases[0].key.find("read="), std::string::npos) << s.cases[0].key;
+    EXPECT_NE(s.cases[1].key.find(",read=view"), std::string::npos) << s.cases[1].key;
+    EXPECT_EQ(fb::describe_case(s.cases[1]),
+              "f64-uniform-1 | memory | chunk whole | warm | sync none | read view");
+    std::string message = error_of([] {
+        fb::load_study_text("datasets: [{count: 1}]\nformats: [{plugin: memory, read: peek}]\n", "<t>");
+    });
+    EXPECT_NE(message.find("formats[0].read: expected one of copy, view, got 'peek'"), std::string::npos)
+        << message;
 }
 
 TEST(config_sweep, the_same_value_twice_is_an_error) {

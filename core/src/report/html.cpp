@@ -134,6 +134,7 @@ sweep_case describe_for_sweeps(const entry& e) {
     s.ident["plugin"] = spec.format.plugin;
     s.ident["cache"] = to_string(spec.params.cache);
     s.ident["sync"] = to_string(spec.params.sync);
+    s.ident["read"] = to_string(spec.params.read);
     s.ident["align"] = std::to_string(spec.params.align_offset);
     s.numeric["count"] = static_cast<double>(d.count);
     if (spec.params.chunk_bytes > 0)

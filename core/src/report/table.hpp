@@ -84,12 +84,12 @@ inline bool label_matches(const format_spec& f, const std::string& baseline) {
 }
 
 inline bool same_params(const run_params& a, const run_params& b) {
-    return a.chunk_bytes == b.chunk_bytes && a.cache == b.cache && a.sync == b.sync &&
+    return a.chunk_bytes == b.chunk_bytes && a.cache == b.cache && a.sync == b.sync && a.read == b.read &&
            a.align_offset == b.align_offset;
 }
 
 // The baseline case for `c`: same dataset, a matching label, preferably an
-// exact label match and the same chunk/cache/sync/alignment, so that a swept
+// exact label match and the same chunk/cache/sync/read/alignment, so that a swept
 // study compares like with like. nullptr when the study has no baseline or the
 // dataset has no such case.
 inline const case_result* find_baseline(const std::vector<case_result>& all, const case_result& c,
@@ -121,18 +121,21 @@ inline std::string row_label(const case_result& c, const dataset_group& g) {
     const run_params& p = c.spec.params;
     const run_params& first = g.cases.front()->spec.params;
     bool chunk = p.chunk_bytes != first.chunk_bytes, cache = p.cache != first.cache,
-         sync = p.sync != first.sync, align = p.align_offset != first.align_offset;
+         sync = p.sync != first.sync, read = p.read != first.read,
+         align = p.align_offset != first.align_offset;
     for (const case_result* o : g.cases) {
         if (o->spec.format.label != c.spec.format.label) continue;
         chunk |= o->spec.params.chunk_bytes != p.chunk_bytes;
         cache |= o->spec.params.cache != p.cache;
         sync |= o->spec.params.sync != p.sync;
+        read |= o->spec.params.read != p.read;
         align |= o->spec.params.align_offset != p.align_offset;
     }
     std::vector<std::string> parts;
     if (chunk) parts.push_back("chunk " + format_chunk(p.chunk_bytes));
     if (cache) parts.emplace_back(to_string(p.cache));
     if (sync) parts.push_back(fmt::format("sync {}", to_string(p.sync)));
+    if (read) parts.push_back(fmt::format("read {}", to_string(p.read)));
     if (align) parts.push_back(fmt::format("align +{}", p.align_offset));
     std::string label = c.spec.format.label;
     if (!parts.empty()) {
