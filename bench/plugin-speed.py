@@ -10,7 +10,9 @@ compress2, and the reference Fortran program (gfortran -O2,
 bench/fortran/stream_io_n.f90, whose own timings are used). A figure and
 its reference run back to back (ascii write beside to_chars, ascii read
 beside from_chars, raw and mmap beside plain write()/read(), zlib beside
-compress2), in an order that rotates every round.
+compress2), in an order that rotates every round. mmap_view is the mmap
+plugin read as a study's `read: view` times it (open, zero-copy view, one
+load per page, close), beside the copying read the target is about.
 Prints medians and, for every target, two ratios: of the medians, and the
 median of the per-round ratios (each figure divided by its reference from
 the same round). On this VM the speed of both cores drifts by up to 2x
@@ -91,6 +93,7 @@ def report(d, n, runs):
         ("raw write vs plain write()", refs["plain_write_s"], samples("raw", "write"), ">= 0.90"),
         ("raw read vs plain read()", refs["plain_read_s"], samples("raw", "read"), ">= 0.90"),
         ("mmap read vs raw read", samples("raw", "read"), samples("mmap", "read"), ">= 1.00"),
+        ("mmap view read (read: view) vs raw read", samples("raw", "read"), samples("mmap_view", "read"), ""),
         ("zlib l6 1 thread vs compress2", refs["compress2_l6_uniform_s"], samples("zlib_l6_t1", "write"),
          ">= 0.90"),
         ("zlib l6 2 threads vs compress2", refs["compress2_l6_uniform_s"], samples("zlib_l6_t2", "write"),

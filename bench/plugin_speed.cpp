@@ -12,6 +12,7 @@
 // is run once per round in WORK_DIR beside the ascii steps; the times it
 // prints itself are recorded (key "fortran").
 #include "buffer.hpp"
+#include "case_executor.hpp"
 #include "data.hpp"
 #include "registry.hpp"
 #include "stats.hpp"
@@ -254,6 +255,9 @@ int main(int argc, char** argv) {
             option_list options;
             bool uniform_only;
             bool lossless;
+            // Read through the zero-copy view (a study's read: view): open,
+            // view, one load per page, close; checked untimed afterwards.
+            bool view = false;
         };
         const std::vector<config> configs = {
             {"ascii_shortest", "ascii_shortest", "ascii", {}, true, true},
@@ -265,6 +269,7 @@ int main(int argc, char** argv) {
              false},
             {"raw", "raw", "raw", {}, true, true},
             {"mmap", "raw", "mmap", {}, true, true},
+            {"mmap_view", "raw", "mmap", {}, true, true, true},
             {"zlib_l6_t1", "zlib", "zlib", {{"level", "6"}}, false, true},
             {"zlib_l6_t2", "zlib", "zlib", {{"level", "6"}, {"threads", "2"}}, false, true},
             {"zlib_l6_shuffle", "zlib", "zlib", {{"level", "6"}, {"shuffle", "true"}}, false, true},
@@ -288,6 +293,22 @@ int main(int argc, char** argv) {
                     s->write(data.data(), n);
                     s->close();
                 });
+            if (c.view) {
+                steps.emplace_back(
+                    std::string(c.name) + ".read", c.group, 1, nothing,
+                    [&, p, path] {
+                        auto s = p->open_read(path, FB_DTYPE_F64, n, c.options);
+                        touch_pages(static_cast<const unsigned char*>(s->view(n)), bytes);
+                        s->close();
+                    },
+                    [&, p, path] {
+                        auto s = p->open_read(path, FB_DTYPE_F64, n, c.options);
+                        if (std::memcmp(s->view(n), data.data(), bytes) != 0)
+                            std::fprintf(stderr, "%s: view differs from written data\n", c.name);
+                        s->close();
+                    });
+                continue;
+            }
             steps.emplace_back(
                 std::string(c.name) + ".read", c.group, 1, [&] { std::memset(back.data(), 0, bytes); },
                 [&, p, path] {

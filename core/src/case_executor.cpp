@@ -18,20 +18,10 @@
 #include <system_error>
 
 namespace formatbench {
+
 namespace {
-
-// Fills the read buffer with a pattern before each read, so a plugin that
-// reports success without delivering data cannot pass on stale bytes.
-void poison(aligned_buffer& b) {
-    std::memset(b.data(), 0xA5, b.size());
-}
-
-// Loads one byte of every page of [p, p + n): what read: view times beyond
-// the view itself, so that the data is resident and mapped when the clock
-// stops (a mapping's page faults would otherwise fall into the untimed
-// verification). The bytes are combined into a volatile so that the loads
-// are not optimised away.
 volatile unsigned char touched_sink;
+} // namespace
 
 void touch_pages(const unsigned char* p, std::uint64_t n) {
     constexpr std::uint64_t page = 4096;
@@ -40,6 +30,14 @@ void touch_pages(const unsigned char* p, std::uint64_t n) {
         acc ^= p[i];
     if (n > 0) acc ^= p[n - 1];
     touched_sink = acc;
+}
+
+namespace {
+
+// Fills the read buffer with a pattern before each read, so a plugin that
+// reports success without delivering data cannot pass on stale bytes.
+void poison(aligned_buffer& b) {
+    std::memset(b.data(), 0xA5, b.size());
 }
 
 class repetition_runner {

@@ -30,6 +30,13 @@ struct execution_limits {
 case_result execute_case(const case_spec& spec, const plugin& plug, const data_source& source,
                          const std::string& path, const execution_limits& limits);
 
+// Loads one byte of every page of [p, p + n): what read: view times beyond
+// the view itself, so that the data is resident and mapped when the clock
+// stops (a mapping's page faults would otherwise fall into the untimed
+// verification). The bytes go to a volatile, so the loads are not
+// optimised away.
+void touch_pages(const unsigned char* p, std::uint64_t n);
+
 // Default for execution_limits::in_memory_bytes: a quarter of physical memory
 // (the write and the read buffer both hold the whole payload).
 std::uint64_t default_in_memory_bytes();
