@@ -5,6 +5,7 @@
 #include "config.hpp"
 #include "data_source.hpp"
 #include "registry.hpp"
+#include "test_registry.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,14 +18,7 @@ namespace fb = formatbench;
 
 namespace {
 
-const fb::registry& test_registry() {
-    static fb::registry* reg = [] {
-        auto* r = new fb::registry;
-        r->load_directories({FB_TEST_PLUGIN_DIR, FB_TEST_EXTRA_PLUGIN_DIR});
-        return r;
-    }();
-    return *reg;
-}
+using formatbench::unit_tests::test_registry;
 
 // Runs the one case of a study text with the given in-memory limit.
 fb::case_result run_one(const std::string& text, std::uint64_t in_memory_bytes) {

@@ -6,6 +6,7 @@
 #include "plan.hpp"
 #include "registry.hpp"
 #include "suggest.hpp"
+#include "test_registry.hpp"
 
 #include <gtest/gtest.h>
 
@@ -48,14 +49,7 @@ std::vector<std::string> labels(const fb::study& s) {
     return out;
 }
 
-const fb::registry& test_registry() {
-    static fb::registry* reg = [] {
-        auto* r = new fb::registry;
-        r->load_directories({FB_TEST_PLUGIN_DIR, FB_TEST_EXTRA_PLUGIN_DIR});
-        return r;
-    }();
-    return *reg;
-}
+using formatbench::unit_tests::test_registry;
 
 // ---- bad study files ---------------------------------------------------------
 
