@@ -66,6 +66,21 @@ mapping_pool& pool() {
     return p;
 }
 
+// Reserves `bytes` (a whole number of pages) of anonymous private memory at
+// a 2 MiB-aligned address: maps one huge page more than needed and unmaps
+// the slack on both sides. nullptr if the system refuses.
+char* map_huge_aligned(std::size_t bytes, int extra_flags) noexcept {
+    std::size_t span = bytes + huge_page_size;
+    void* m = ::mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | extra_flags, -1, 0);
+    if (m == MAP_FAILED) return nullptr;
+    auto base = reinterpret_cast<std::uintptr_t>(m);
+    std::uintptr_t aligned = (base + huge_page_size - 1) / huge_page_size * huge_page_size;
+    if (aligned > base) ::munmap(m, aligned - base);
+    std::size_t tail = base + span - (aligned + bytes);
+    if (tail) ::munmap(reinterpret_cast<void*>(aligned + bytes), tail);
+    return reinterpret_cast<char*>(aligned);
+}
+
 } // namespace
 
 void buffer_deleter::operator()(char* p) const noexcept {
@@ -79,12 +94,11 @@ void buffer_deleter::operator()(char* p) const noexcept {
 // and marked for transparent huge pages: here first touching 8 MB of fresh
 // 4 KiB pages cost 3.4 ms of CPU, with huge pages 0.2 ms, and a new mapping
 // is fresh memory (the pool above reuses them). They are not taken from
-// malloc because then
-// their cost depends on the host's heap history: after the host had freed
-// one 8 MB block, glibc served these buffers from its heap, trimmed and
-// regrew it at every stream, and a 10^6-value shortest write took 50-70 ms
-// instead of 25-30 ms. madvise is a hint: where THP is off the buffer
-// simply stays in small pages.
+// malloc because then their cost depends on the host's heap history: after
+// the host had freed one 8 MB block, glibc served these buffers from its
+// heap, trimmed and regrew it at every stream, and a 10^6-value shortest
+// write took 50-70 ms instead of 25-30 ms. madvise is a hint: where THP is
+// off the buffer simply stays in small pages.
 aligned_buffer make_aligned_buffer(std::size_t bytes) {
     if (bytes < (std::size_t{1} << 20)) {
         std::size_t rounded = bytes == 0 ? page_size : (bytes + page_size - 1) / page_size * page_size;
@@ -94,18 +108,10 @@ aligned_buffer make_aligned_buffer(std::size_t bytes) {
     }
     std::size_t rounded = (bytes + huge_page_size - 1) / huge_page_size * huge_page_size;
     if (char* kept = pool().take(rounded)) return aligned_buffer(kept, buffer_deleter{rounded});
-    // Map one huge page more than needed and unmap the slack on both sides
-    // of the 2 MiB-aligned part.
-    std::size_t span = rounded + huge_page_size;
-    void* m = ::mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) throw std::bad_alloc();
-    auto base = reinterpret_cast<std::uintptr_t>(m);
-    std::uintptr_t aligned = (base + huge_page_size - 1) / huge_page_size * huge_page_size;
-    if (aligned > base) ::munmap(m, aligned - base);
-    std::size_t tail = base + span - (aligned + rounded);
-    if (tail) ::munmap(reinterpret_cast<void*>(aligned + rounded), tail);
-    ::madvise(reinterpret_cast<void*>(aligned), rounded, MADV_HUGEPAGE);
-    return aligned_buffer(reinterpret_cast<char*>(aligned), buffer_deleter{rounded});
+    char* m = map_huge_aligned(rounded, 0);
+    if (!m) throw std::bad_alloc();
+    ::madvise(m, rounded, MADV_HUGEPAGE);
+    return aligned_buffer(m, buffer_deleter{rounded});
 }
 
 bool text_mapping::map(int fd, std::size_t size) noexcept {
@@ -121,15 +127,8 @@ bool text_mapping::map(int fd, std::size_t size) noexcept {
     // mapping is never written but for the end byte, so it must not be
     // refused for a file larger than the memory the kernel would commit.
     std::size_t span = (size + 1 + page_size - 1) / page_size * page_size;
-    void* area = ::mmap(nullptr, span + huge_page_size, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (area == MAP_FAILED) return false;
-    auto start = reinterpret_cast<std::uintptr_t>(area);
-    std::uintptr_t aligned = (start + huge_page_size - 1) / huge_page_size * huge_page_size;
-    if (aligned > start) ::munmap(area, aligned - start);
-    std::size_t tail = start + span + huge_page_size - (aligned + span);
-    if (tail) ::munmap(reinterpret_cast<void*>(aligned + span), tail);
-    area = reinterpret_cast<void*>(aligned);
+    char* area = map_huge_aligned(span, MAP_NORESERVE);
+    if (!area) return false;
     if (::mmap(area, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED | MAP_NORESERVE, fd, 0) ==
         MAP_FAILED) {
         ::munmap(area, span);
@@ -139,7 +138,7 @@ bool text_mapping::map(int fd, std::size_t size) noexcept {
     // page-cache folios mapped whole (as the mmap plugin's default advice).
     ::madvise(area, size, MADV_SEQUENTIAL);
     ::madvise(area, size, MADV_HUGEPAGE);
-    base_ = kept_ = static_cast<char*>(area);
+    base_ = kept_ = area;
     span_ = span;
     return true;
 }
