@@ -36,6 +36,8 @@
 //                  Writes copy in one thread: two threads faulting new
 //                  pages into one shared file mapping made 80 MB writes 4x
 //                  slower here (contention in the kernel).
+#include "copy_bytes.hpp"
+
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
 
@@ -132,7 +134,7 @@ void copy_with_threads(unsigned char* to, const unsigned char* from, std::size_t
     constexpr std::size_t parallel_min = std::size_t{16} << 20;
     if (n == 0) return; // an empty file has no mapping: no pointer to pass on
     if (threads <= 1 || n < parallel_min) {
-        std::memcpy(to, from, n);
+        formatbench::detail::copy_bytes(to, from, n);
         return;
     }
     std::size_t slice = (n / threads + 4095) / 4096 * 4096;
@@ -141,13 +143,13 @@ void copy_with_threads(unsigned char* to, const unsigned char* from, std::size_t
     for (unsigned t = 1; t < threads && at < n; ++t, at += slice) {
         std::size_t len = std::min(slice, n - at);
         try {
-            helpers.emplace_back([=] { std::memcpy(to + at, from + at, len); });
+            helpers.emplace_back([=] { formatbench::detail::copy_bytes(to + at, from + at, len); });
         } catch (const std::system_error&) {
             break;
         }
     }
-    std::memcpy(to, from, std::min(slice, n));
-    if (at < n) std::memcpy(to + at, from + at, n - at); // slices no thread took
+    formatbench::detail::copy_bytes(to, from, std::min(slice, n));
+    if (at < n) formatbench::detail::copy_bytes(to + at, from + at, n - at); // slices no thread took
     for (auto& h : helpers)
         h.join();
 }
@@ -217,7 +219,10 @@ struct mmap_format {
                 throw error(FB_E_STATE, "mmap: write to '" + path_ + "' goes past the " +
                                             std::to_string(total_ / size_) +
                                             " elements announced at open; the file was sized for that count");
-            if (bytes > 0) std::memcpy(map_.data() + offset_, data, static_cast<std::size_t>(bytes));
+            if (bytes > 0)
+                formatbench::detail::copy_bytes(map_.data() + offset_,
+                                                static_cast<const unsigned char*>(data),
+                                                static_cast<std::size_t>(bytes));
             offset_ += bytes;
         }
 
