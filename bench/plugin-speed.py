@@ -10,7 +10,8 @@ compress2, and the reference Fortran program (gfortran -O2,
 bench/fortran/stream_io_n.f90, whose own timings are used). A figure and
 its reference run back to back (ascii write beside to_chars, ascii read
 beside from_chars, raw and mmap beside plain write()/read(), zlib beside
-compress2), in an order that rotates every round. mmap_view is the mmap
+compress2), in an order that rotates every round; each read comes right
+after the write that made its file, as in a study's `cache: warm` case. mmap_view is the mmap
 plugin read as a study's `read: view` times it (open, zero-copy view, one
 load per page, close), beside the copying read the target is about.
 Prints medians and, for every target, two ratios: of the medians, and the

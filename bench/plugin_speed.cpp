@@ -44,16 +44,18 @@ double median_of(std::vector<double> v) {
 
 // One timed operation: `before` runs untimed, then `fn` is timed, then
 // `after` (a check) runs untimed. A step belongs to a group (the figures
-// compared with each other) and a stage in it: stage 1 (the reads) needs
-// what stage 0 (the writes) made.
+// compared with each other) and to a unit in it: the steps of one unit run
+// back to back in stage order, so a read (stage 1) comes right after the
+// write (stage 0) that made its file, as a study's `cache: warm` case does.
 struct step {
     step(
-        std::string k, std::string g, int st, std::function<void()> b, std::function<void()> f,
+        std::string k, std::string g, std::string u, int st, std::function<void()> b, std::function<void()> f,
         std::function<void()> a = [] {})
-        : key(std::move(k)), group(std::move(g)), stage(st), before(std::move(b)), fn(std::move(f)),
-          after(std::move(a)) {}
+        : key(std::move(k)), group(std::move(g)), unit(std::move(u)), stage(st), before(std::move(b)),
+          fn(std::move(f)), after(std::move(a)) {}
     std::string key;
     std::string group;
+    std::string unit;
     int stage;
     std::function<void()> before;
     std::function<void()> fn;
@@ -63,13 +65,19 @@ struct step {
 
 // Runs the steps in rounds: one untimed warm-up round, then `runs` timed
 // rounds, each step once per round. A figure and its reference are in one
-// group and stage, so they run back to back: on this VM the speed of both
-// cores drifts by up to 2x within seconds, and a per-round ratio is only
-// as good as the two figures are close in time (with a 2.5 s compress2
-// between them, the same from_chars loop took 93-139 ms at 10^7). Within a
-// stage the order rotates every round, so no step always runs first or
-// right after the same neighbour (after 230 ms of compress2, a read of
+// group, so they run close together: on this VM the speed of both cores
+// drifts by up to 2x within seconds, and a per-round ratio is only as good
+// as the two figures are close in time (with a 2.5 s compress2 between
+// them, the same from_chars loop took 93-139 ms at 10^7). Within a group
+// the order of the units rotates every round, so no unit always runs first
+// or right after the same neighbour (after 230 ms of compress2, a read of
 // 8 MB was seen to take 10% longer); the groups rotate too.
+//
+// Each read follows its own write, as in a study's case (`cache: warm`),
+// not the other units' writes. In an earlier order (all writes of a group,
+// then all reads) the 8 MB files of three other writes came between a
+// file's write and its read; with it, mmap read against raw read at 10^6
+// was 0.90-0.97 (three runs of 15 rounds), with this order 1.05-1.07.
 void run_rounds(int runs, std::vector<step>& steps) {
     std::vector<std::string> groups;
     for (const auto& s : steps)
@@ -78,19 +86,22 @@ void run_rounds(int runs, std::vector<step>& steps) {
         const auto r = static_cast<std::size_t>(round);
         for (std::size_t g = 0; g < groups.size(); ++g) {
             const std::string& group = groups[(g + r) % groups.size()];
-            for (int stage = 0; stage < 2; ++stage) {
-                std::vector<step*> in_stage;
-                for (auto& s : steps)
-                    if (s.group == group && s.stage == stage) in_stage.push_back(&s);
-                for (std::size_t i = 0; i < in_stage.size(); ++i) {
-                    step& s = *in_stage[(i + r) % in_stage.size()];
-                    s.before();
-                    auto a = clock_type::now();
-                    s.fn();
-                    auto b = clock_type::now();
-                    s.after();
-                    if (round > 0) s.seconds.push_back(std::chrono::duration<double>(b - a).count());
-                }
+            std::vector<std::string> units;
+            for (const auto& s : steps)
+                if (s.group == group && std::find(units.begin(), units.end(), s.unit) == units.end())
+                    units.push_back(s.unit);
+            for (std::size_t u = 0; u < units.size(); ++u) {
+                const std::string& unit = units[(u + r) % units.size()];
+                for (int stage = 0; stage < 2; ++stage)
+                    for (auto& s : steps) {
+                        if (s.group != group || s.unit != unit || s.stage != stage) continue;
+                        s.before();
+                        auto a = clock_type::now();
+                        s.fn();
+                        auto b = clock_type::now();
+                        s.after();
+                        if (round > 0) s.seconds.push_back(std::chrono::duration<double>(b - a).count());
+                    }
             }
         }
     }
@@ -211,22 +222,23 @@ int main(int argc, char** argv) {
         if (uniform && selected("ref")) {
             t.part[0].resize(n * 32 + 64);
             t.part[1].resize(n * 32 + 64);
-            steps.emplace_back("to_chars_fixed16_2cores_s", "ascii_fixed16", 0, nothing,
+            steps.emplace_back("to_chars_fixed16_2cores_s", "ascii_fixed16", "to_chars_fixed16", 0, nothing,
                                [&] { format_two_cores(x, n, t, true); });
             // from_chars parses the shortest text, made in stage 0.
-            steps.emplace_back("to_chars_shortest_2cores_s", "ascii_shortest", 0, nothing,
+            steps.emplace_back("to_chars_shortest_2cores_s", "ascii_shortest", "chars", 0, nothing,
                                [&] { format_two_cores(x, n, t, false); });
             steps.emplace_back(
-                "from_chars_2cores_s", "ascii_shortest", 1, nothing, [&] { parse_two_cores(t, y, n); },
+                "from_chars_2cores_s", "ascii_shortest", "chars", 1, nothing,
+                [&] { parse_two_cores(t, y, n); },
                 [&] {
                     if (std::memcmp(back.data(), data.data(), bytes) != 0)
                         std::fprintf(stderr, "reference parse differs\n");
                 });
             steps.emplace_back(
-                "plain_write_s", "raw", 0, [&] { ::unlink(plain.c_str()); },
+                "plain_write_s", "raw", "plain", 0, [&] { ::unlink(plain.c_str()); },
                 [&] { plain_write(plain, data.data(), bytes); });
             steps.emplace_back(
-                "plain_read_s", "raw", 1, [&] { std::memset(back.data(), 0, bytes); },
+                "plain_read_s", "raw", "plain", 1, [&] { std::memset(back.data(), 0, bytes); },
                 [&] { plain_read(plain, back.data(), bytes); });
         }
         // The Fortran reference program's own timings, one run per round,
@@ -234,7 +246,7 @@ int main(int argc, char** argv) {
         std::vector<double> fortran_times[4];
         if (uniform && !fortran.empty()) {
             steps.emplace_back(
-                "fortran_process_s", "ascii_shortest", 0,
+                "fortran_process_s", "ascii_shortest", "fortran", 0,
                 [&] {
                     ::unlink((dir + "/temp.txt").c_str()); // each run writes new files
                     ::unlink((dir + "/temp.bin").c_str());
@@ -242,10 +254,11 @@ int main(int argc, char** argv) {
                 [&] { run_fortran(fortran, dir, n, fortran_times); });
         }
         if (selected("ref")) {
-            steps.emplace_back(std::string("compress2_l6_") + dist + "_s", "zlib", 0, nothing, [&] {
-                zlen = z.size();
-                compress2(z.data(), &zlen, data.data(), bytes, 6);
-            });
+            steps.emplace_back(std::string("compress2_l6_") + dist + "_s", "zlib", "compress2", 0, nothing,
+                               [&] {
+                                   zlen = z.size();
+                                   compress2(z.data(), &zlen, data.data(), bytes, 6);
+                               });
         }
 
         struct config {
@@ -287,7 +300,7 @@ int main(int argc, char** argv) {
             const plugin* p = reg.find(c.plugin);
             const std::string path = dir + "/" + c.name;
             steps.emplace_back(
-                std::string(c.name) + ".write", c.group, 0, [path] { ::unlink(path.c_str()); },
+                std::string(c.name) + ".write", c.group, c.name, 0, [path] { ::unlink(path.c_str()); },
                 [&, p, path] {
                     auto s = p->open_write(path, FB_DTYPE_F64, n, c.options);
                     s->write(data.data(), n);
@@ -295,7 +308,7 @@ int main(int argc, char** argv) {
                 });
             if (c.view) {
                 steps.emplace_back(
-                    std::string(c.name) + ".read", c.group, 1, nothing,
+                    std::string(c.name) + ".read", c.group, c.name, 1, nothing,
                     [&, p, path] {
                         auto s = p->open_read(path, FB_DTYPE_F64, n, c.options);
                         touch_pages(static_cast<const unsigned char*>(s->view(n)), bytes);
@@ -310,7 +323,8 @@ int main(int argc, char** argv) {
                 continue;
             }
             steps.emplace_back(
-                std::string(c.name) + ".read", c.group, 1, [&] { std::memset(back.data(), 0, bytes); },
+                std::string(c.name) + ".read", c.group, c.name, 1,
+                [&] { std::memset(back.data(), 0, bytes); },
                 [&, p, path] {
                     auto s = p->open_read(path, FB_DTYPE_F64, n, c.options);
                     s->read(back.data(), n);
