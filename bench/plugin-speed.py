@@ -16,7 +16,10 @@ plugin read as a study's `read: view` times it (open, zero-copy view, one
 load per page, close), beside the copying read the target is about.
 Prints medians and, for every target, two ratios: of the medians, and the
 median of the per-round ratios (each figure divided by its reference from
-the same round). On this VM the speed of both cores drifts by up to 2x
+the same round). Then the two-core scaling of the from_chars loop in each
+round (one core against two), which tells calm rounds from rounds in which
+the host gave this VM less than two cores, with the ascii-against-Fortran
+ratios of the calm rounds. On this VM the speed of both cores drifts by up to 2x
 within seconds; a per-round ratio compares two figures taken next to each
 other.
 Figures only: nothing here passes or fails.
@@ -116,6 +119,35 @@ def report(d, n, runs):
     print("  zlib ratios: uniform {:.3f}, uniform+shuffle {:.3f}, smooth {:.3f}, smooth+shuffle {:.3f}".format(
         p["zlib_l6_t1"]["ratio"], p["zlib_l6_shuffle"]["ratio"], p["zlib_l6_t1_smooth"]["ratio"],
         p["zlib_l6_shuffle_smooth"]["ratio"]))
+    report_scaling(refs, fs, samples)
+
+
+# A round's two-core scaling at least this is a round in which both cores ran.
+CALM_SCALING = 1.8
+
+
+def report_scaling(refs, fs, samples):
+    """How far the two cores ran in parallel: the from_chars loop on one core
+    against the same loop on two, in each round (2.0 when both ran fully).
+    The ascii plugin uses both cores and the Fortran program one, so a round
+    in which the host gave this VM less than two cores lowers the ascii
+    ratios against Fortran; those ratios are also shown for the rounds in
+    which the scaling was at least CALM_SCALING. All rounds stay the figures
+    above: this only says which rounds were calm."""
+    scaling = [one / two for one, two in zip(refs["from_chars_1core_s"], refs["from_chars_2cores_s"])]
+    calm = [i for i, x in enumerate(scaling) if x >= CALM_SCALING]
+    print(f"  two-core scaling of the from_chars loop (1 core / 2 cores, per round): median "
+          f"{statistics.median(scaling):.2f}, range {min(scaling):.2f}-{max(scaling):.2f}; "
+          f"{len(calm)} of {len(scaling)} rounds at {CALM_SCALING} or more")
+    if statistics.median(scaling) < 1.7:
+        print("  WARNING: the two cores did not run in parallel in most rounds (host contention); ratios of "
+              "two-thread figures against one-thread references are low in this run")
+    if fs and calm:
+        def in_calm(ref_times, plugin_times):
+            return statistics.median([ref_times[i] / plugin_times[i] for i in calm])
+        print(f"  in those {len(calm)} rounds (median of per-round ratios): ascii shortest write vs fortran "
+              f"{in_calm(fs['write_s'], samples('ascii_shortest', 'write')):.2f}, ascii read vs fortran "
+              f"{in_calm(fs['read_s'], samples('ascii_shortest', 'read')):.2f}")
 
 
 if __name__ == "__main__":

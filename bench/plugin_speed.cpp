@@ -131,6 +131,18 @@ void format_two_cores(const double* x, std::size_t n, text_reference& t, bool fi
     });
 }
 
+// The same parse on this thread alone: against parse_two_cores it shows how
+// far the two cores ran in parallel in that round (2 when they both did).
+void parse_one_core(const text_reference& t, double* out) {
+    for (int k = 0; k < 2; ++k) {
+        const char* p = t.part[k].data();
+        const char* end = p + t.used[k];
+        while (p < end) {
+            p = std::from_chars(p, end, *out++).ptr + 1;
+        }
+    }
+}
+
 void parse_two_cores(const text_reference& t, double* out, std::size_t n) {
     on_two_cores(n, [&](std::size_t a, std::size_t, int k) {
         const char* p = t.part[k].data();
@@ -233,6 +245,12 @@ int main(int argc, char** argv) {
                 [&] {
                     if (std::memcmp(back.data(), data.data(), bytes) != 0)
                         std::fprintf(stderr, "reference parse differs\n");
+                });
+            steps.emplace_back(
+                "from_chars_1core_s", "ascii_shortest", "chars", 1, nothing, [&] { parse_one_core(t, y); },
+                [&] {
+                    if (std::memcmp(back.data(), data.data(), bytes) != 0)
+                        std::fprintf(stderr, "reference parse (one core) differs\n");
                 });
             steps.emplace_back(
                 "plain_write_s", "raw", "plain", 0, [&] { ::unlink(plain.c_str()); },
