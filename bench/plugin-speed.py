@@ -11,17 +11,18 @@ bench/fortran/stream_io_n.f90, whose own timings are used). A figure and
 its reference run back to back (ascii write beside to_chars, ascii read
 beside from_chars, raw and mmap beside plain write()/read(), zlib beside
 compress2), in an order that rotates every round; each read comes right
-after the write that made its file, as in a study's `cache: warm` case. mmap_view is the mmap
-plugin read as a study's `read: view` times it (open, zero-copy view, one
-load per page, close), beside the copying read the target is about.
+after the write that made its file, as in a study's `cache: warm` case.
+mmap_view is the mmap plugin read as a study's `read: view` times it (open,
+zero-copy view, one load per page, close), beside the copying read the
+target is about.
 Prints medians and, for every target, two ratios: of the medians, and the
 median of the per-round ratios (each figure divided by its reference from
 the same round). Then the two-core scaling of the from_chars loop in each
 round (one core against two), which tells rounds in which both cores ran
 from rounds in which the host gave this VM less than two cores, with the
-ascii-against-Fortran ratios of the former. On this VM the speed of both cores drifts by up to 2x
-within seconds; a per-round ratio compares two figures taken next to each
-other.
+ascii-against-Fortran ratios of the former. On this VM the speed of both
+cores drifts by up to 2x within seconds; a per-round ratio compares two
+figures taken next to each other.
 Figures only: nothing here passes or fails.
 """
 import argparse

@@ -24,7 +24,7 @@ volatile unsigned char touched_sink;
 } // namespace
 
 void touch_pages(const unsigned char* p, std::uint64_t n) {
-    constexpr std::uint64_t page = 4096;
+    const std::uint64_t page = page_size();
     unsigned char acc = 0;
     for (std::uint64_t i = 0; i < n; i += page)
         acc ^= p[i];
