@@ -19,16 +19,21 @@
 // order, is used for everything else: small files, pipes, devices, and a
 // file the system refuses to map.
 //
-// Two threads: a region of whole tokens is cut at a separator near its
-// middle; this thread parses the first half straight into the output, a
-// helper the second half into scratch_, copied behind once the first half's
-// count is known. Line numbers come from the newlines each half counted, so
-// errors and counts are exact; when the first half already satisfies the
-// read, or the second half parsed more than needed, the extra work is
-// dropped and that part is parsed again (in order) by one thread.
+// Two threads: a region of whole tokens is cut at separators into pieces;
+// this thread takes pieces from the front and parses them straight into the
+// output, the helper takes pieces from the back into scratch_, and they meet
+// wherever their speeds put them (a helper that starts late, or a vCPU that
+// runs slower, shifts the meeting point instead of making this thread
+// wait). The helper's values are copied behind once this thread's count is
+// known. Line numbers come from the newlines each piece counted, so errors
+// and counts are exact; when this thread's pieces already satisfy the read,
+// or a helper piece holds more than is needed or a bad token, that piece is
+// parsed again, in order, by this thread.
 #include "reader.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -50,10 +55,15 @@ constexpr std::size_t release_bytes = std::size_t{64} << 20;
 // (~50 us) costs more than half the parse.
 constexpr std::size_t parallel_min_bytes = std::size_t{1} << 20;
 constexpr std::size_t parallel_min_values = std::size_t{1} << 16;
-// Capacity of scratch_ in values. A second half of ~19-byte values holds
-// ~110k; a half of shorter values stops here and the rest is parsed in the
-// next round, so this bounds memory, not correctness.
+// Capacity of scratch_ in values: the helper's share of a round of ~19-byte
+// values is ~110k; when a share of shorter values fills it, this thread
+// parses the rest, so this bounds memory, not correctness.
 constexpr std::size_t scratch_values = std::size_t{1} << 18;
+// A two-thread round is cut into at most max_pieces pieces of at least
+// min_piece_bytes: a 4 MiB round into 32 pieces of ~0.1 ms of parsing, so a
+// helper that starts late or runs slowly costs at most about one piece.
+constexpr std::size_t max_pieces = 32;
+constexpr std::size_t min_piece_bytes = std::size_t{64} << 10;
 
 static_assert(prefix_bytes > max_token + 1);
 
@@ -81,6 +91,7 @@ text_reader::text_reader(const sdk::open_request& request) : path_(request.path)
         end_ = data_ + size;
         eof_ = true;
         data_[size] = ' '; // the separator after the last token
+        if (size >= parallel_min_bytes) helper_.start_early();
         return;
     }
     memory_ = make_aligned_buffer(prefix_bytes + block_bytes + 1);
@@ -127,7 +138,7 @@ void text_reader::read_typed(T* out, std::size_t count) {
         std::size_t got;
         if (need >= parallel_min_values &&
             static_cast<std::size_t>(region_end - pos_) >= parallel_min_bytes) {
-            got = parse_two_halves(region_end, out, need);
+            got = parse_shared(region_end, out, need);
         } else {
             parse_result r = parse_values(pos_, region_end, out, need);
             advance(r);
@@ -153,48 +164,111 @@ void text_reader::read_typed(T* out, std::size_t count) {
 }
 
 template <class T>
-std::size_t text_reader::parse_two_halves(const char* region_end, T* out, std::size_t need) {
+std::size_t text_reader::parse_shared(const char* region_end, T* out, std::size_t need) {
     const char* begin = pos_;
     // Near the end of a read, parse only about as much text as the values
-    // still needed take, so the second half is not parsed for nothing.
+    // still needed take, so the helper's pieces at the back are not parsed
+    // for nothing.
     double wanted = static_cast<double>(need) * bytes_per_value_ * 0.95;
-    bool last_round = wanted < static_cast<double>(region_end - begin);
-    if (last_round) {
+    if (wanted < static_cast<double>(region_end - begin)) {
         const char* cut = parse_impl::token_end(begin + static_cast<std::size_t>(wanted), region_end);
         if (static_cast<std::size_t>(cut - begin) >= parallel_min_bytes) region_end = cut;
     }
-    const char* mid = parse_impl::token_end(begin + (region_end - begin) / 2, region_end);
+    // Cut at separators into pieces of about equal size.
+    const std::size_t size = static_cast<std::size_t>(region_end - begin);
+    const std::size_t step = std::max(min_piece_bytes, size / max_pieces + 1);
+    std::array<const char*, max_pieces + 1> cuts;
+    std::size_t pieces = 0;
+    cuts[0] = begin;
+    for (const char* p = begin; p != region_end;) {
+        p = static_cast<std::size_t>(region_end - p) > step ? parse_impl::token_end(p + step, region_end)
+                                                            : region_end;
+        cuts[++pieces] = p;
+    }
     if (!scratch_) scratch_ = make_aligned_buffer(scratch_values * sizeof(T));
     T* scratch = reinterpret_cast<T*>(scratch_.get());
-    parse_result first, second;
-    auto parse_first = [&] { first = parse_values(begin, mid, out, need); };
-    auto parse_second = [&] {
-        second = parse_values(mid, region_end, scratch, std::min(need, scratch_values));
-    };
-    helper_.run_two(parse_first, parse_second);
 
-    advance(first);
-    if (first.problem != token_problem::none) fail_token(first.stop, first.problem);
-    if (first.count > 0)
-        bytes_per_value_ = static_cast<double>(first.stop - begin) / static_cast<double>(first.count);
-    std::size_t rest = need - first.count;
-    if (rest == 0) return first.count; // the read ends in the first half
-    // The first half was consumed whole: pos_ == mid.
-    if (second.problem == token_problem::none && second.count <= rest) {
-        std::memcpy(out + first.count, scratch, second.count * sizeof(T));
-        advance(second);
-        return first.count + second.count;
+    // Claims: this thread takes pieces from the front, the helper from the
+    // back, one at a time, until they meet. Packed as front | back << 32 so
+    // that one compare-exchange decides each claim.
+    std::atomic<std::uint64_t> claims{static_cast<std::uint64_t>(pieces) << 32};
+    auto claim = [&claims](bool front) noexcept -> std::size_t {
+        std::uint64_t v = claims.load(std::memory_order_relaxed);
+        for (;;) {
+            std::uint64_t f = v & 0xffffffffu, b = v >> 32;
+            if (f >= b) return SIZE_MAX;
+            std::uint64_t next = front ? v + 1 : v - (std::uint64_t{1} << 32);
+            if (claims.compare_exchange_weak(v, next, std::memory_order_relaxed))
+                return static_cast<std::size_t>(front ? f : b - 1);
+        }
+    };
+    auto stop_claims = [&claims]() noexcept {
+        std::uint64_t v = claims.load(std::memory_order_relaxed);
+        while (!claims.compare_exchange_weak(v, (v >> 32) * 0x100000001u, std::memory_order_relaxed)) {
+        }
+    };
+
+    // This thread parses its pieces in order straight into `out`, and
+    // stops at the first bad token or when the read is satisfied.
+    std::size_t got = 0;
+    std::size_t front_end = 0; // pieces [0, front_end) are this thread's
+    token_problem problem = token_problem::none;
+    const char* problem_at = nullptr;
+    auto parse_front = [&]() noexcept {
+        for (std::size_t k; (k = claim(true)) != SIZE_MAX;) {
+            parse_result r = parse_values(cuts[k], cuts[k + 1], out + got, need - got);
+            advance(r);
+            got += r.count;
+            front_end = k + 1;
+            if (r.problem != token_problem::none || got == need) {
+                problem = r.problem;
+                problem_at = r.stop;
+                stop_claims();
+                return;
+            }
+        }
+    };
+    // The helper parses pieces from the back into scratch, one after the
+    // other in the order it took them; a piece it could not finish (scratch
+    // full, a bad token) is parsed again by this thread.
+    struct back_piece {
+        parse_result r;
+        std::size_t offset = 0;
+        bool whole = false;
+    };
+    std::array<back_piece, max_pieces> back{};
+    auto parse_back = [&]() noexcept {
+        std::size_t used = 0;
+        for (std::size_t k; used < scratch_values && (k = claim(false)) != SIZE_MAX;) {
+            back_piece& b = back[k];
+            b.offset = used;
+            b.r = parse_values(cuts[k], cuts[k + 1], scratch + used, scratch_values - used);
+            b.whole = b.r.problem == token_problem::none && b.r.stop == cuts[k + 1];
+            used += b.r.count;
+            if (!b.whole) return;
+        }
+    };
+    helper_.run_two(parse_front, parse_back);
+
+    if (problem != token_problem::none) fail_token(problem_at, problem);
+    if (got > 0) bytes_per_value_ = static_cast<double>(pos_ - begin) / static_cast<double>(got);
+    // Then the helper's pieces, in file order: copied when taken whole and
+    // all needed, parsed here otherwise (so pos_ stops right after the last
+    // value asked for, and a bad token is reported where it is).
+    for (std::size_t k = front_end; k < pieces && got < need; ++k) {
+        const back_piece& b = back[k];
+        if (b.whole && b.r.count <= need - got) {
+            std::memcpy(out + got, scratch + b.offset, b.r.count * sizeof(T));
+            advance(b.r);
+            got += b.r.count;
+            continue;
+        }
+        parse_result r = parse_values(pos_, cuts[k + 1], out + got, need - got);
+        advance(r);
+        if (r.problem != token_problem::none) fail_token(r.stop, r.problem);
+        got += r.count;
     }
-    if (second.problem != token_problem::none && second.count < rest) {
-        advance(second); // the bad token is within what was asked for
-        fail_token(second.stop, second.problem);
-    }
-    // The second half went past the end of this read: take what is needed
-    // again, in order, so that pos_ stops right after the last value.
-    parse_result again = parse_values(mid, region_end, out + first.count, rest);
-    advance(again);
-    if (again.problem != token_problem::none) fail_token(again.stop, again.problem);
-    return first.count + again.count;
+    return got;
 }
 
 void text_reader::refill() {

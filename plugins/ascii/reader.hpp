@@ -1,6 +1,6 @@
 // The ascii reader: parses a large regular file in place in a mapping, and
 // anything else (small files, pipes) through a bounded, page-aligned buffer;
-// parses large regions in two halves on two threads, and reports a bad or
+// parses large regions on two threads, and reports a bad or
 // missing value with the path, line and column.
 #pragma once
 
@@ -29,8 +29,10 @@ public:
 private:
     template <class T>
     void read_typed(T* out, std::size_t count);
+    // Parses a large region on both threads: this one takes pieces from the
+    // front into `out`, the helper from the back into scratch_.
     template <class T>
-    std::size_t parse_two_halves(const char* region_end, T* out, std::size_t need);
+    std::size_t parse_shared(const char* region_end, T* out, std::size_t need);
     // The end of the text that holds only whole tokens: the last separator
     // in [pos_, end_), or end_ at end of file.
     const char* safe_end() const noexcept;
@@ -60,7 +62,7 @@ private:
     // Bytes per value seen so far: sizes a two-thread region so that its
     // second half is rarely parsed for nothing at the end of a read.
     double bytes_per_value_ = 20;
-    aligned_buffer scratch_; // second-half values, copied into place after
+    aligned_buffer scratch_; // the helper's values, copied into place after
     // Declared last: destroyed (joined) first, before the buffers it uses.
     helper_thread helper_;
 };

@@ -68,6 +68,7 @@ text_writer::text_writer(const sdk::open_request& request)
     seq_ = make_aligned_buffer(sequential_bytes);
     seq_end_ = seq_.get();
     file_ = sdk::file::create(request.path);
+    if (request.count != FB_COUNT_UNKNOWN && request.count >= parallel_min) helper_.start_early();
 }
 
 void text_writer::write(const void* data, std::uint64_t count) {

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <chrono>
@@ -649,6 +650,68 @@ TEST_F(ascii_test, large_files_split_tokens_and_far_errors) {
         std::tie(status, message) = read_error(serve(std::string(9 << 20, ' ')), FB_DTYPE_F64, 1);
         EXPECT_EQ(status, FB_E_TRUNCATED) << message;
     }
+}
+
+// A two-thread round is cut into pieces that this thread takes from the
+// front and the helper from the back; wherever they meet, a bad token must
+// be reported at its own line, and values are copied in file order. Errors
+// at lines on both sides of every possible meeting point of the first round
+// (~5.7 MB of text: one mapped round of 4 MiB, then the rest).
+TEST_F(ascii_test, shared_round_errors_at_every_piece) {
+    const std::size_t n = 300000;
+    std::vector<double> v(n);
+    std::mt19937_64 gen(11);
+    std::uniform_real_distribution<double> unit(0, 1);
+    for (auto& x : v)
+        x = unit(gen);
+    write_values(path("a.txt"), FB_DTYPE_F64, v, {});
+    const std::string text = slurp(path("a.txt"));
+    std::vector<std::size_t> line_start{0}; // line_start[k]: offset of line k + 1
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\n') line_start.push_back(i + 1);
+    ASSERT_EQ(line_start.size(), n + 1);
+    // Every ~7000th line crosses each of the round's ~64-130 KiB pieces.
+    for (std::size_t line = 1; line <= n; line += line < 20 ? 1 : 6997) {
+        std::string bad = text;
+        bad[line_start[line - 1] + 2] = 'z'; // "0.z...": column 1
+        put_file(path("b.txt"), bad);
+        auto [status, message] = read_error(path("b.txt"), FB_DTYPE_F64, n);
+        EXPECT_EQ(status, FB_E_CORRUPT) << "line " << line;
+        EXPECT_NE(message.find("line " + std::to_string(line) + ", column 1:"), std::string::npos)
+            << "line " << line << ": " << message;
+    }
+    // Reads that end inside the helper's pieces, then go on from there.
+    for (std::size_t first : {std::size_t{65536}, std::size_t{150001}, std::size_t{220000}}) {
+        auto r = ascii().open_read(path("a.txt"), FB_DTYPE_F64, n, {});
+        std::vector<double> out(n);
+        r->read(out.data(), first);
+        r->read(out.data() + first, n - first);
+        r->close();
+        EXPECT_TRUE(bits_equal(out, v)) << "first read of " << first;
+    }
+}
+
+// Short tokens: a round of 4 MiB holds ~1.2 million u8 values, more than the
+// helper's scratch takes (262144); this thread parses what it leaves.
+TEST_F(ascii_test, shared_round_of_short_tokens_overflows_scratch) {
+    std::vector<std::uint8_t> v(3000000);
+    std::mt19937 gen(3);
+    for (auto& x : v)
+        x = static_cast<std::uint8_t>(gen());
+    write_values(path("u.txt"), FB_DTYPE_U8, v, {});
+    EXPECT_EQ(read_values<std::uint8_t>(path("u.txt"), FB_DTYPE_U8, v.size()), v);
+    EXPECT_EQ(read_values<std::uint8_t>(path("u.txt"), FB_DTYPE_U8, v.size(), {1000003, 7, 500000}), v);
+    // A bad value near the end of the first round, in what the helper left.
+    std::string text = slurp(path("u.txt"));
+    std::size_t at = text.find('\n', (std::size_t{4} << 20) - 5000) + 1;
+    std::size_t line = static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
+    text.insert(at, "256\n");
+    put_file(path("bad.txt"), text);
+    auto [status, message] = read_error_as<std::uint8_t>(path("bad.txt"), FB_DTYPE_U8, v.size());
+    EXPECT_EQ(status, FB_E_CORRUPT);
+    EXPECT_NE(message.find("line " + std::to_string(line) + ", column 1: '256' is out of range for u8"),
+              std::string::npos)
+        << message;
 }
 
 TEST_F(ascii_test, error_columns_with_values_per_line) {
