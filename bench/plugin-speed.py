@@ -5,7 +5,8 @@
 
 Runs build/bench/plugin_speed, which times every plugin beside its
 references in rounds (each round runs every step once): bare
-to_chars/from_chars loops on both cores, one plain write()/read(), zlib's
+to_chars/from_chars loops on both cores (the second core's thread started
+and pinned before the clock starts), one plain write()/read(), zlib's
 compress2, and the reference Fortran program (gfortran -O2,
 bench/fortran/stream_io_n.f90, whose own timings are used). A figure and
 its reference run back to back (ascii write beside to_chars, ascii read
@@ -22,7 +23,10 @@ round (one core against two), which tells rounds in which both cores ran
 from rounds in which the host gave this VM less than two cores, with the
 ascii-against-Fortran ratios of the former. On this VM the speed of both
 cores drifts by up to 2x within seconds; a per-round ratio compares two
-figures taken next to each other.
+figures taken next to each other. (Before the reference's second thread
+was started and pinned ahead of the clock, a thread start left on the
+creator's vCPU by the guest scheduler made every third round's scaling
+about 1.35 at 10^6; that was the scheduler, not the host.)
 Figures only: nothing here passes or fails.
 """
 import argparse
