@@ -1,7 +1,16 @@
 #!/usr/bin/env bash
 # Installs what formatbench needs to build and test on Debian 12, from
 # Debian's packages only. Run as root. Safe to run again.
+#   --tests  also Chromium (~290 MB installed), which only the report
+#            rendering test uses; the README's test command passes it.
 set -euo pipefail
+with_browser=false
+for arg in "$@"; do
+  case $arg in
+    --tests) with_browser=true ;;
+    *) echo "setup-debian.sh: unknown argument '$arg' (only --tests)" >&2; exit 2 ;;
+  esac
+done
 packages=(
   meson ninja-build g++ pkg-config python3
   libboost-dev            # Boost.DLL (header-only with std::filesystem), Boost.Math
@@ -11,6 +20,9 @@ packages=(
   python3-numpy cmake     # tests: .npy interop of examples/npy, the plugin guide's CMake build
   clang gfortran          # sanitizer/fuzz builds (clang), the reference Fortran program (benchmarks)
 )
+if $with_browser; then
+  packages+=(chromium)    # tests/compare/test_render.sh renders a report headless
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

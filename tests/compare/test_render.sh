@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Renders a report in headless Chromium (Debian's /usr/bin/chromium) to a PNG
 # and checks the picture is not trivial (size, dimensions, many colours).
-# Chromium is too heavy for CI's install script, so when it is absent this
-# test exits 77, which meson reports as SKIP (never as a pass); the
-# XML-parser checks of the report (check_report.py) run everywhere.
+# `scripts/setup-debian.sh --tests` (the README's test command and CI)
+# installs it; where it is absent this test exits 77, which meson reports as
+# SKIP (never as a pass). The XML-parser checks of the report
+# (check_report.py) run everywhere.
 # Set FB_RENDER_PNG to keep the screenshot at that path.
 set -euo pipefail
 : "${FB:?}"
