@@ -670,8 +670,9 @@ TEST_F(ascii_test, shared_round_errors_at_every_piece) {
     for (std::size_t i = 0; i < text.size(); ++i)
         if (text[i] == '\n') line_start.push_back(i + 1);
     ASSERT_EQ(line_start.size(), n + 1);
-    // Every ~7000th line crosses each of the round's ~64-130 KiB pieces.
-    for (std::size_t line = 1; line <= n; line += line < 20 ? 1 : 6997) {
+    // Pieces of the first round are ~131 KiB (~6800 lines), of the second
+    // ~64 KiB (~3400 lines): every 3001st line falls in each of them.
+    for (std::size_t line = 1; line <= n; line += line < 20 ? 1 : 3001) {
         std::string bad = text;
         bad[line_start[line - 1] + 2] = 'z'; // "0.z...": column 1
         put_file(path("b.txt"), bad);
