@@ -91,14 +91,14 @@ private:
 #endif
     }
 
-    // Spins until pred() holds or spin_time has passed; says which.
+    // Spins until pred() holds or spin_time has passed; the caller checks
+    // again and sleeps if it still does not hold.
     template <class Pred>
-    static bool spin_until(Pred pred) noexcept {
+    static void spin_until(Pred pred) noexcept {
         const auto deadline = std::chrono::steady_clock::now() + spin_time;
-        for (unsigned i = 1;; ++i) {
-            if (pred()) return true;
+        for (unsigned i = 1; !pred(); ++i) {
             cpu_relax();
-            if (i % 256 == 0 && std::chrono::steady_clock::now() > deadline) return false;
+            if (i % 256 == 0 && std::chrono::steady_clock::now() > deadline) return;
         }
     }
 
@@ -143,15 +143,12 @@ private:
 
     void loop() noexcept {
         for (;;) {
-            auto ready = [this] {
+            spin_until([this] {
                 int s = state_.load(std::memory_order_acquire);
                 return s == posted || s == quit;
-            };
-            spin_until(ready);
-            for (int s; !ready();) {
-                s = state_.load(std::memory_order_acquire);
-                if (s != posted && s != quit) state_.wait(s, std::memory_order_acquire);
-            }
+            });
+            for (int s; (s = state_.load(std::memory_order_acquire)) != posted && s != quit;)
+                state_.wait(s, std::memory_order_acquire);
             int expected = posted;
             if (!state_.compare_exchange_strong(expected, taken, std::memory_order_acq_rel)) {
                 if (expected == quit) return;
