@@ -27,8 +27,11 @@ void compare(const T* expected, const T* actual, std::uint64_t count, verificati
         else
             abs_err = std::fabs(a - e);
         if (std::isnan(abs_err)) abs_err = std::numeric_limits<double>::infinity(); // inf - inf
-        double rel_err =
-            abs_err == 0 ? 0 : (e != 0 ? abs_err / std::fabs(e) : std::numeric_limits<double>::infinity());
+        // An infinite error is infinite relatively too (also when the
+        // expected value is itself NaN or infinite, where the quotient is NaN).
+        double rel_err = abs_err == 0                    ? 0
+                         : std::isinf(abs_err) || e == 0 ? std::numeric_limits<double>::infinity()
+                                                         : abs_err / std::fabs(e);
         if (abs_err > v.max_abs_error) v.max_abs_error = abs_err;
         if (rel_err > v.max_rel_error) v.max_rel_error = rel_err;
     }
