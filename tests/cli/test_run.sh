@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `formatbench run` end to end: the default study's record (exactness of each
 # format, fixed-16 error near 1e-16), the JSON against its schema, the CSV
-# against the JSON, cold-cache residency, read: view, plan, and --set.
+# against the JSON, read: view, plan, and --set (cold-cache residency is
+# test_cold_cache.sh).
 source "$(dirname "$0")/lib.sh"
 cd "$work"
 PY=/usr/bin/python3
@@ -47,27 +48,6 @@ print("default.json validates against the schema")
 PY
 expect_in default.md "| ascii-fixed16 "
 
-# ---- cold cache: the resident fraction is measured after the cache step
-cat > cold.yaml <<'YAML'
-name: cold
-defaults: {repeat: 3, warmup: 0, cache: [warm, cold]}
-datasets: [{dtype: f64, count: 4e6}]
-formats: [raw]
-YAML
-mkdir data
-expect_status 0 "$FB" run cold.yaml --directory data --json cold.json --no-console
-fs=$(stat -f -c %T data)
-$PY - cold.json "$fs" <<'PY' || fail "cold cache residency"
-import json, sys
-cases = {c["params"]["cache"]: c for c in json.load(open(sys.argv[1]))["cases"]}
-warm = [s["resident_fraction"] for s in cases["warm"]["samples"]]
-cold = [s["resident_fraction"] for s in cases["cold"]["samples"]]
-print(f"file system {sys.argv[2]}: resident fraction warm {warm}, cold {cold}")
-assert all(f > 0.9 for f in warm), warm
-if sys.argv[2] not in ("tmpfs", "ramfs"):  # those have no backing store to drop to
-    assert all(0 <= f < 0.1 for f in cold), cold
-PY
-
 # ---- read: view (zero-copy): verified in place, recorded, refused without the extension
 cat > view.yaml <<'YAML'
 name: view
@@ -75,6 +55,7 @@ defaults: {repeat: 2, warmup: 0}
 datasets: [{dtype: f64, count: 1e6}]
 formats: [{plugin: mmap, read: [copy, view]}]
 YAML
+mkdir -p data
 expect_status 0 "$FB" run view.yaml --directory data --json view.json --csv view.csv
 expect_in "$work/out" "mmap [read view]"
 $PY - view.json view.csv "$FB_SOURCE_ROOT/docs/results-schema.json" <<'PY' || fail "read: view record"
@@ -93,6 +74,12 @@ expect_status 2 "$FB" run view.yaml --set formats.0.plugin=raw
 expect_in "$work/err" "read: view needs the zero-copy read extension"
 
 # ---- plan and --set
+cat > cold.yaml <<'YAML'
+name: cold
+defaults: {repeat: 3, warmup: 0, cache: [warm, cold]}
+datasets: [{dtype: f64, count: 4e6}]
+formats: [raw]
+YAML
 expect_status 0 "$FB" plan cold.yaml
 expect_in "$work/out" "cold"
 expect_in "$work/out" "warm"

@@ -82,6 +82,7 @@ TEST(Compare, SignificantButSmallChangeIsNotBeyondThreshold) {
     compare_options o;
     o.threshold = 0.05;
     const comparison c = compare_results(base, next, o);
+    ASSERT_EQ(c.cases.size(), 1u);
     EXPECT_LT(c.cases.at(0).write.p, 0.05);
     EXPECT_FALSE(c.cases.at(0).write.slower);
     EXPECT_FALSE(c.gate_fails());
@@ -102,6 +103,7 @@ TEST(Compare, NotSignificantIsNotSlowerEvenWhenTheRatioIsLarge) {
     compare_options o;
     o.threshold = 0.05;
     const comparison c = compare_results(base, next, o);
+    ASSERT_EQ(c.cases.size(), 1u);
     EXPECT_NEAR(c.cases[0].write.ratio, 1.25, 1e-12);
     EXPECT_GT(c.cases[0].write.p, 0.05);
     EXPECT_FALSE(c.cases[0].write.slower);
@@ -115,6 +117,7 @@ TEST(Compare, FasterIsReportedNotGated) {
     compare_options o;
     o.threshold = 0.05;
     const comparison c = compare_results(base, next, o);
+    ASSERT_EQ(c.cases.size(), 1u);
     EXPECT_TRUE(c.cases[0].write.faster);
     EXPECT_FALSE(c.cases[0].slower());
     EXPECT_FALSE(c.gate_fails());
@@ -231,4 +234,44 @@ TEST(Compare, ParseThreshold) {
 
 TEST(Compare, LoadResultsFileErrorsAreUsageErrors) {
     EXPECT_THROW(load_results_file("/nonexistent/x.json"), usage_error);
+}
+
+// The threshold's boundary, on exactly representable times: base samples
+// 1 + k/1024 (k = -5..6), new samples 1.25 times those, so the median ratio
+// is exactly 1.25 and every new sample is above every base sample (p far
+// below alpha). A ratio equal to 1 + threshold is not beyond it; the
+// smallest step above it is.
+TEST(Compare, RatioEqualToOnePlusThresholdIsNotFlagged) {
+    auto with_times = [](double scale) {
+        case_result c = make_case("d", "raw", 1, 1);
+        for (int k = -5; k <= 6; ++k) {
+            auto& s = c.samples[static_cast<std::size_t>(k + 5)];
+            s.write.wall_s = s.read.wall_s = scale * (1 + k / 1024.0);
+        }
+        return make_result({c});
+    };
+    const study_result base = with_times(1.0);
+    compare_options o;
+    o.threshold = parse_threshold("25%");
+    ASSERT_EQ(*o.threshold, 0.25);
+    const comparison at = compare_results(base, with_times(1.25), o);
+    ASSERT_EQ(at.cases.size(), 1u);
+    EXPECT_EQ(at.cases[0].write.ratio, 1.25);
+    EXPECT_LT(at.cases[0].write.p, 1e-4);
+    EXPECT_FALSE(at.cases[0].write.slower);
+    EXPECT_FALSE(at.gate_fails());
+    const comparison above = compare_results(base, with_times(std::nextafter(1.25, 2.0)), o);
+    ASSERT_EQ(above.cases.size(), 1u);
+    EXPECT_GT(above.cases[0].write.ratio, 1.25);
+    EXPECT_TRUE(above.cases[0].write.slower);
+    EXPECT_TRUE(above.gate_fails());
+    // Faster by exactly 1/(1 + threshold) is not flagged faster either.
+    const comparison faster = compare_results(base, with_times(0.8), o);
+    ASSERT_EQ(faster.cases.size(), 1u);
+    EXPECT_EQ(faster.cases[0].write.ratio, 0.8);
+    EXPECT_FALSE(faster.cases[0].write.faster);
+    EXPECT_TRUE(compare_results(base, with_times(std::nextafter(0.8, 0.0)), o).cases[0].write.faster);
+    // p must be below alpha: the same ratio with alpha 0 is never flagged.
+    o.alpha = 0;
+    EXPECT_FALSE(compare_results(base, with_times(2.0), o).gate_fails());
 }

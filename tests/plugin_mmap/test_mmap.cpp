@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -46,6 +47,33 @@ fb_status status_of(const std::function<void()>& f) {
         return static_cast<fb_status>(e.status());
     }
     return FB_OK;
+}
+
+TEST(mmap, the_file_is_the_array_bytes_for_every_dtype) {
+    // Hand-written little-endian bytes of two values per dtype (1.0 and
+    // -2.5; 1.5f and -0.25f; 0x0102030405060708 and -2; 0x0a0b0c0d and -3;
+    // 0x7f and 0x80): the file must hold exactly these, as raw's does.
+    const std::pair<fb_dtype, std::vector<unsigned char>> layouts[] = {
+        {FB_DTYPE_F64, {0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 0, 0, 0, 0, 0, 0, 0x04, 0xc0}},
+        {FB_DTYPE_F32, {0, 0, 0xc0, 0x3f, 0, 0, 0x80, 0xbe}},
+        {FB_DTYPE_I64, {8, 7, 6, 5, 4, 3, 2, 1, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}},
+        {FB_DTYPE_I32, {0x0d, 0x0c, 0x0b, 0x0a, 0xfd, 0xff, 0xff, 0xff}},
+        {FB_DTYPE_U8, {0x7f, 0x80}},
+    };
+    for (const auto& [type, bytes] : layouts) {
+        SCOPED_TRACE(formatbench::dtype_name(type));
+        scratch s;
+        const std::string path = (s.dir / "v.bin").string();
+        auto w = mmap_plugin().open_write(path, type, 2, {});
+        w->write(bytes.data(), 2);
+        w->close();
+        std::FILE* f = std::fopen(path.c_str(), "rb");
+        ASSERT_NE(f, nullptr);
+        std::vector<unsigned char> got(64);
+        got.resize(std::fread(got.data(), 1, got.size(), f));
+        std::fclose(f);
+        EXPECT_EQ(got, bytes);
+    }
 }
 
 TEST(mmap, unknown_count_is_refused_and_leaves_nothing) {

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -83,6 +85,54 @@ TEST(raw, file_is_the_bytes_in_the_chosen_order_for_any_buffer_size) {
             r->close();
             EXPECT_EQ(back, v);
         }
+}
+
+// Every dtype in every byte order: the file holds exactly these bytes,
+// written here by hand (each element's bytes are distinct, so a swap of the
+// wrong width or a missing swap shows).
+TEST(raw, every_dtype_in_both_byte_orders_is_the_hand_written_bytes) {
+    struct layout {
+        fb_dtype type;
+        std::vector<unsigned char> little; // two elements, little-endian
+    };
+    const layout layouts[] = {
+        // 1.0 = 0x3ff0000000000000, -2.5 = 0xc004000000000000
+        {FB_DTYPE_F64, {0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 0, 0, 0, 0, 0, 0, 0x04, 0xc0}},
+        // 1.5f = 0x3fc00000, -0.25f = 0xbe800000
+        {FB_DTYPE_F32, {0, 0, 0xc0, 0x3f, 0, 0, 0x80, 0xbe}},
+        // 0x0102030405060708, -2 = 0xfffffffffffffffe
+        {FB_DTYPE_I64, {8, 7, 6, 5, 4, 3, 2, 1, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}},
+        // 0x0a0b0c0d, -3 = 0xfffffffd
+        {FB_DTYPE_I32, {0x0d, 0x0c, 0x0b, 0x0a, 0xfd, 0xff, 0xff, 0xff}},
+        {FB_DTYPE_U8, {0x7f, 0x80}},
+    };
+    for (const auto& l : layouts) {
+        const std::size_t size = formatbench::dtype_size(l.type);
+        std::vector<unsigned char> big = l.little;
+        for (std::size_t e = 0; e < 2; ++e)
+            std::reverse(big.begin() + e * size, big.begin() + (e + 1) * size);
+        // The values in memory: the little-endian bytes on this (little-endian) machine.
+        static_assert(std::endian::native == std::endian::little);
+        const std::vector<unsigned char>& memory = l.little;
+        for (const char* buffer : {"0", "3", "4096"})
+            for (const char* order : {"native", "little", "big"}) {
+                SCOPED_TRACE(std::string(formatbench::dtype_name(l.type)) + " buffer_size=" + buffer +
+                             " byte_order=" + order);
+                scratch s;
+                const std::string path = (s.dir / "v.raw").string();
+                const formatbench::option_list o{{"buffer_size", buffer}, {"byte_order", order}};
+                auto w = raw().open_write(path, l.type, 2, o);
+                w->write(memory.data(), 1); // two calls: the swap must not depend on the call
+                w->write(memory.data() + size, 1);
+                w->close();
+                EXPECT_EQ(file_bytes(path), std::string(order) == "big" ? big : l.little);
+                std::vector<unsigned char> back(2 * size, 0xa5);
+                auto r = raw().open_read(path, l.type, 2, o);
+                r->read(back.data(), 2);
+                r->close();
+                EXPECT_EQ(back, memory);
+            }
+    }
 }
 
 TEST(raw, wrong_size_is_refused_at_open_with_both_sizes_and_the_path) {

@@ -519,3 +519,100 @@ TEST(Reporters, MarkdownTable) {
     EXPECT_NE(text.find("MB/s: 10^6 bytes of payload"), std::string::npos);
     EXPECT_NE(text.find("- broken: crashed: killed by signal 11"), std::string::npos);
 }
+
+// --- numbers against hand-computed values ------------------------------------
+//
+// Two cases of 6 MB payload. "text" (the baseline) writes in 4, 1, 2, 10 and
+// 3 ms: sorted 1 2 3 4 10, so min 1 ms, median 3 ms, mean 20/5 = 4 ms,
+// squared deviations 9 + 4 + 1 + 0 + 36 = 50, sample variance 50/4 = 12.5
+// ms^2, stddev sqrt(12.5) = 3.5355339 ms, CV 3.5355339/4 = 0.88388348;
+// throughput 6 MB / 3 ms = 2000 MB/s. It reads in 2 ms every time: stddev 0,
+// 3000 MB/s. Its file is 12 MB: size ratio 0.5.
+// "fast" writes in 0.5 ms (12000 MB/s) and reads in 1 ms (6000 MB/s), file
+// 6 MB (ratio 1); its speed-ups against "text" are 3/0.5 = 6 and 2/1 = 2.
+namespace {
+
+study_result hand_made_result() {
+    study_result r = make_result();
+    r.spec.baseline = "text";
+    case_result text, fast;
+    text.spec = make_spec(0, "text", "ascii");
+    fast.spec = make_spec(1, "fast", "raw");
+    text.samples = reps({4e-3, 1e-3, 2e-3, 10e-3, 3e-3}, {2e-3, 2e-3, 2e-3, 2e-3, 2e-3});
+    fast.samples = reps({0.5e-3, 0.5e-3, 0.5e-3}, {1e-3, 1e-3, 1e-3});
+    for (case_result* c : {&text, &fast}) {
+        c->payload_bytes = 6'000'000;
+        c->verify = {true, 750000, 0, 0, 0, true};
+    }
+    text.file_bytes = 12'000'000;
+    fast.file_bytes = 6'000'000;
+    r.cases = {text, fast};
+    r.spec.cases = {text.spec, fast.spec};
+    return r;
+}
+
+} // namespace
+
+TEST(Numbers, JsonSummariesAreTheHandComputedValues) {
+    const json j = to_json(hand_made_result());
+    const json& w = j["cases"][0]["write"];
+    EXPECT_EQ(w["n"], 5);
+    EXPECT_DOUBLE_EQ(w["min_s"].get<double>(), 0.001);
+    EXPECT_DOUBLE_EQ(w["median_s"].get<double>(), 0.003);
+    EXPECT_NEAR(w["mean_s"].get<double>(), 0.004, 1e-15);
+    EXPECT_NEAR(w["stddev_s"].get<double>(), 3.5355339059327378e-3, 1e-15);
+    EXPECT_NEAR(w["cv"].get<double>(), 0.88388347648318444, 1e-12);
+    EXPECT_NEAR(w["throughput_mb_s"].get<double>(), 2000.0, 1e-9);
+    const json& rd = j["cases"][0]["read"];
+    EXPECT_DOUBLE_EQ(rd["median_s"].get<double>(), 0.002);
+    EXPECT_EQ(rd["stddev_s"].get<double>(), 0.0);
+    EXPECT_EQ(rd["cv"].get<double>(), 0.0);
+    EXPECT_NEAR(rd["throughput_mb_s"].get<double>(), 3000.0, 1e-9);
+    EXPECT_EQ(j["cases"][0]["size_ratio"].get<double>(), 0.5);
+    EXPECT_NEAR(j["cases"][1]["write"]["throughput_mb_s"].get<double>(), 12000.0, 1e-9);
+    EXPECT_NEAR(j["cases"][1]["read"]["throughput_mb_s"].get<double>(), 6000.0, 1e-9);
+    EXPECT_EQ(j["cases"][1]["size_ratio"].get<double>(), 1.0);
+}
+
+TEST(Numbers, CsvColumnsAreTheHandComputedValues) {
+    const auto rows = parse_csv(render(hand_made_result(), "csv"));
+    ASSERT_EQ(rows.size(), 3u);
+    auto at = [&](std::size_t row, const std::string& column) {
+        const auto& header = rows[0];
+        const auto it = std::find(header.begin(), header.end(), column);
+        if (it == header.end()) {
+            ADD_FAILURE() << "no column " << column;
+            return std::nan("");
+        }
+        return std::stod(rows[row].at(static_cast<std::size_t>(it - header.begin())));
+    };
+    EXPECT_DOUBLE_EQ(at(1, "write_min_s"), 0.001);
+    EXPECT_DOUBLE_EQ(at(1, "write_median_s"), 0.003);
+    EXPECT_NEAR(at(1, "write_mean_s"), 0.004, 1e-15);
+    EXPECT_NEAR(at(1, "write_stddev_s"), 3.5355339059327378e-3, 1e-15);
+    EXPECT_NEAR(at(1, "write_cv"), 0.88388347648318444, 1e-12);
+    EXPECT_NEAR(at(1, "write_mb_s"), 2000.0, 1e-9);
+    EXPECT_NEAR(at(1, "read_mb_s"), 3000.0, 1e-9);
+    EXPECT_EQ(at(1, "size_ratio"), 0.5);
+    EXPECT_EQ(at(1, "write_speedup"), 1.0);
+    EXPECT_NEAR(at(2, "write_speedup"), 6.0, 1e-12);
+    EXPECT_NEAR(at(2, "read_speedup"), 2.0, 1e-12);
+    EXPECT_NEAR(at(2, "write_mb_s"), 12000.0, 1e-9);
+}
+
+TEST(Numbers, MarkdownAndConsoleShowTheValuesWithUnits) {
+    const study_result r = hand_made_result();
+    const std::string md = render(r, "markdown");
+    SCOPED_TRACE(md);
+    // format | write | read | write MB/s | read MB/s | file | ratio | ... | write speed-up | read speed-up
+    EXPECT_NE(md.find("| text | 3.00 ms \u00b188% | 2.00 ms \u00b10.0% | 2000 | 3000 | 12.0 MB | 0.50 |"),
+              std::string::npos);
+    EXPECT_NE(
+        md.find("| fast | 500 \u00b5s \u00b10.0% | 1.00 ms \u00b10.0% | 12000 | 6000 | 6.00 MB | 1.00 |"),
+        std::string::npos);
+    EXPECT_NE(md.find("| 6.00x | 2.00x |"), std::string::npos);
+    const std::string console = render(r, "console");
+    EXPECT_NE(console.find("3.00 ms"), std::string::npos) << console;
+    EXPECT_NE(console.find("6.00x"), std::string::npos) << console;
+    EXPECT_NE(console.find("2000"), std::string::npos) << console;
+}
