@@ -18,11 +18,11 @@
 // processes started a second apart differ here by up to 20% on the same
 // copy (page placement, which core), so a same-process comparison is the
 // one that can resolve a 2% overhead.
-#include "buffer.hpp"
-#include "case_executor.hpp"
-#include "data_source.hpp"
-#include "registry.hpp"
-#include "stats.hpp"
+#include "run/buffer.hpp"
+#include "run/case_executor.hpp"
+#include "run/data_source.hpp"
+#include "host/registry.hpp"
+#include "results/stats.hpp"
 
 #include <chrono>
 #include <cstdio>

@@ -2,7 +2,7 @@
 // chosen keys, labels and sample times, no run needed.
 #pragma once
 
-#include "result.hpp"
+#include "results/result.hpp"
 
 #include <string>
 #include <vector>

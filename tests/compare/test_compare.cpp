@@ -1,8 +1,8 @@
-// Unit tests of compare (core/src/compare.hpp) on synthetic records:
+// Unit tests of compare (core/src/results/compare.hpp) on synthetic records:
 // matching by key and by options, ratios, geometric mean, unmatched and not
 // comparable cases, the unreliable flag and the threshold gate.
-#include "compare.hpp"
-#include "error.hpp"
+#include "results/compare.hpp"
+#include "base/error.hpp"
 #include "synthetic.hpp"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 // against the JSON records it was made from.
 #include "report/html.hpp"
 #include "report/svg.hpp"
-#include "results_json.hpp"
+#include "results/json.hpp"
 #include "synthetic.hpp"
 
 #include <gtest/gtest.h>

@@ -4,8 +4,8 @@
 // at the exhaustive depth (counts up to 10^6). One GoogleTest case per
 // plugin and check, so a failure names both; a check the core skips (with
 // its reason) is a GoogleTest skip with the same reason.
-#include "conformance.hpp"
-#include "registry.hpp"
+#include "host/conformance.hpp"
+#include "host/registry.hpp"
 
 #include <gtest/gtest.h>
 

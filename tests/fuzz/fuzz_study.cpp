@@ -6,7 +6,7 @@
 // run keeps) to the same cases. (This found that yaml-cpp round-trips
 // invalid UTF-8 differently in plain and quoted scalars; the reader now
 // rejects study text and --set values that are not UTF-8.)
-#include "config.hpp"
+#include "study/reader.hpp"
 
 #include <cstdint>
 #include <cstdio>

@@ -10,7 +10,7 @@ namespace {
 
 void options(fuzz::reader_case& c) {
     static const char* const containers[] = {"zlib", "gzip", "deflate"};
-    static const char* const blocks[] = {"64", "1000", "4k", "128k"};
+    static const char* const blocks[] = {"64", "1000", "4KiB", "128KiB"};
     c.options = {{"container", containers[c.selector % 3]},
                  {"shuffle", (c.selector & 0x04) ? "true" : "false"},
                  {"block_size", blocks[(c.selector >> 3) & 3]},

@@ -2,8 +2,8 @@
 // gfortran's (f0.16) byte for byte, every syntax the reader accepts, every
 // corrupt input with its line and column, line layout across chunks, and
 // I/O errors (/dev/full, a missing folder).
-#include "error.hpp"
-#include "registry.hpp"
+#include "base/error.hpp"
+#include "host/registry.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // (without removing it), reads raw files, and keeps writes within the count;
 // its copy routine is exact at every relative alignment.
 #include "copy_bytes.hpp"
-#include "error.hpp"
-#include "registry.hpp"
+#include "base/error.hpp"
+#include "host/registry.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // raw plugin specifics: the file is exactly the array's bytes (in the chosen
 // byte order, whatever the buffer size), and a file of the wrong size is
 // refused at open with the expected and actual sizes and the path.
-#include "error.hpp"
-#include "registry.hpp"
+#include "base/error.hpp"
+#include "host/registry.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 // threads and chunk sizes; decoding with an independent decoder (zlib's
 // inflate here, gzip -dc and python3's zlib when installed); errors on
 // truncated, corrupt, garbage, empty and mislabelled files, and ENOSPC.
-#include "error.hpp"
-#include "registry.hpp"
+#include "base/error.hpp"
+#include "host/registry.hpp"
 
 #include "shuffle.hpp"
 
@@ -196,10 +196,10 @@ void check_round_trip(const fs::path& path, fb_dtype d, std::size_t n, const opt
     bytes decoded = inflate_file(path, container);
     bool shuffle = option_value(options, "shuffle", "false") == "true";
     if (shuffle) {
-        std::string text = option_value(options, "block_size", "1M");
+        std::string text = option_value(options, "block_size", "1MiB");
         std::size_t suffix = text.find_first_not_of("0123456789");
         std::size_t block = std::stoul(text);
-        if (suffix != std::string::npos) block <<= text[suffix] == 'k' ? 10 : 20; // "16k", "1M"
+        if (suffix != std::string::npos) block <<= text[suffix] == 'K' ? 10 : 20; // "16KiB", "1MiB"
         EXPECT_TRUE(decoded == reference_shuffle(data, esize(d), block)) << "shuffled layout differs";
     } else {
         EXPECT_TRUE(decoded == data) << "independent decoding differs";
@@ -274,7 +274,7 @@ TEST(ZlibPlugin, StrategiesAndMemLevels) {
                                  {"container", container},
                                  {"threads", threads},
                                  {"mem_level", "1"},
-                                 {"block_size", "16k"}};
+                                 {"block_size", "16KiB"}};
                 check_round_trip(dir / "a.z", FB_DTYPE_I32, 20000, o);
                 o.back() = {"mem_level", "9"};
                 o.push_back({"block_size", "16384"});
@@ -347,7 +347,7 @@ TEST(ZlibPlugin, GzipToolReadsGzipContainer) {
     bytes data = make_data(FB_DTYPE_F64, 100000);
     for (const char* threads : {"1", "2", "3"}) {
         write_array(dir / "a.gz", FB_DTYPE_F64, data,
-                    {{"container", "gzip"}, {"threads", threads}, {"block_size", "32k"}}, 777);
+                    {{"container", "gzip"}, {"threads", threads}, {"block_size", "32KiB"}}, 777);
         std::string cmd = "gzip -dc '" + (dir / "a.gz").string() + "' > '" + (dir / "a.out").string() + "'";
         ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
         EXPECT_TRUE(read_file(dir / "a.out") == data) << "gzip -dc output differs, threads=" << threads;
@@ -363,7 +363,7 @@ TEST(ZlibPlugin, PythonZlibReadsZlibContainer) {
     temp_dir dir;
     bytes data = make_data(FB_DTYPE_I32, 100000);
     for (const char* threads : {"1", "2", "3"}) {
-        write_array(dir / "a.zz", FB_DTYPE_I32, data, {{"threads", threads}, {"block_size", "32k"}}, 1001);
+        write_array(dir / "a.zz", FB_DTYPE_I32, data, {{"threads", threads}, {"block_size", "32KiB"}}, 1001);
         std::string cmd = "python3 -c 'import sys, zlib; "
                           "sys.stdout.buffer.write(zlib.decompress(open(sys.argv[1], \"rb\").read()))' '" +
                           (dir / "a.zz").string() + "' > '" + (dir / "a.out").string() + "'";

@@ -1,8 +1,8 @@
 // Registry and ABI round-trip tests: broken plugin files are skipped with the
 // right reason while the good plugins beside them still load; a C plugin and
 // a C++ plugin write and read a buffer through the host wrapper.
-#include "error.hpp"
-#include "registry.hpp"
+#include "base/error.hpp"
+#include "host/registry.hpp"
 
 #include <gtest/gtest.h>
 

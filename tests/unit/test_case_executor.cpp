@@ -1,11 +1,11 @@
 // Tests of the case executor's read: view path (case_executor.cpp): the
 // payload is verified in place from the plugin's zero-copy view, in memory
 // and streamed chunk by chunk, and a view with wrong bytes fails the case.
-#include "case_executor.hpp"
-#include "config.hpp"
-#include "data.hpp"
-#include "data_source.hpp"
-#include "registry.hpp"
+#include "run/case_executor.hpp"
+#include "study/reader.hpp"
+#include "run/data.hpp"
+#include "run/data_source.hpp"
+#include "host/registry.hpp"
 #include "test_registry.hpp"
 
 #include <gtest/gtest.h>

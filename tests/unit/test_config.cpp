@@ -2,10 +2,10 @@
 // expansion: every bad study file must fail with its position and a clear
 // message, sweeps must multiply in the documented order with stable keys,
 // and --set must reach every key of the schema and nothing else.
-#include "config.hpp"
-#include "plan.hpp"
-#include "registry.hpp"
-#include "suggest.hpp"
+#include "study/reader.hpp"
+#include "study/plan.hpp"
+#include "host/registry.hpp"
+#include "base/suggest.hpp"
 #include "test_registry.hpp"
 
 #include <gtest/gtest.h>
@@ -342,7 +342,7 @@ TEST(config_sweep, explicit_dataset_names_get_swept_values) {
 TEST(config_sweep, per_format_run_parameters_override_defaults) {
     auto s = fb::load_study_text("defaults: {repeat: 5, chunk: [4096, whole]}\n"
                                  "datasets: [{count: 10}]\n"
-                                 "formats: [memory, {plugin: raw, repeat: 2, chunk: 1M, sync: data}]\n",
+                                 "formats: [memory, {plugin: raw, repeat: 2, chunk: 1MiB, sync: data}]\n",
                                  "<t>");
     ASSERT_EQ(s.cases.size(), 3u);
     EXPECT_EQ(s.cases[0].params.repeat, 5u);
@@ -411,7 +411,7 @@ TEST(config_sweep, read_mode_parses_sweeps_and_marks_view_keys) {
 
 TEST(config_sweep, the_same_value_twice_is_an_error) {
     std::string message = error_of([] {
-        fb::load_study_text("datasets: [{count: 1}]\nformats: [memory]\ndefaults: {chunk: [64k, 65536]}\n",
+        fb::load_study_text("datasets: [{count: 1}]\nformats: [memory]\ndefaults: {chunk: [64KiB, 65536]}\n",
                             "<t>");
     });
     EXPECT_NE(message.find("are the same measurement"), std::string::npos) << message;
@@ -582,31 +582,45 @@ TEST(parse_count, rejects_everything_else) {
         EXPECT_EQ(fb::parse_count(text), std::nullopt) << text;
 }
 
-TEST(parse_bytes, binary_letters_decimal_with_b) {
+// One grammar for study sizes and plugin size options (plugin.h's
+// fb_parse_size): K, M, G, T with or without B are decimal; KiB, MiB, GiB,
+// TiB binary; any case.
+TEST(parse_bytes, decimal_letters_binary_with_ib) {
     EXPECT_EQ(fb::parse_bytes("4096"), 4096u);
-    EXPECT_EQ(fb::parse_bytes("64k"), 65536u);
-    EXPECT_EQ(fb::parse_bytes("64K"), 65536u);
-    EXPECT_EQ(fb::parse_bytes("64KiB"), 65536u);
+    EXPECT_EQ(fb::parse_bytes("64k"), 64000u);
+    EXPECT_EQ(fb::parse_bytes("64K"), 64000u);
     EXPECT_EQ(fb::parse_bytes("64kB"), 64000u);
-    EXPECT_EQ(fb::parse_bytes("1M"), 1048576u);
+    EXPECT_EQ(fb::parse_bytes("64KiB"), 65536u);
+    EXPECT_EQ(fb::parse_bytes("64kib"), 65536u);
+    EXPECT_EQ(fb::parse_bytes("1M"), 1000000u);
+    EXPECT_EQ(fb::parse_bytes("1mb"), 1000000u);
     EXPECT_EQ(fb::parse_bytes("1MiB"), 1048576u);
-    EXPECT_EQ(fb::parse_bytes("1MB"), 1000000u);
-    EXPECT_EQ(fb::parse_bytes("2G"), 2147483648ull);
-    EXPECT_EQ(fb::parse_bytes("1.5k"), 1536u);
+    EXPECT_EQ(fb::parse_bytes("2G"), 2000000000ull);
+    EXPECT_EQ(fb::parse_bytes("2GiB"), 2147483648ull);
+    EXPECT_EQ(fb::parse_bytes("3TB"), 3000000000000ull);
+    EXPECT_EQ(fb::parse_bytes("1TiB"), 1099511627776ull);
+    EXPECT_EQ(fb::parse_bytes("1.5KiB"), 1536u);
+    EXPECT_EQ(fb::parse_bytes("1.5k"), 1500u);
+    EXPECT_EQ(fb::parse_bytes("2.50MB"), 2500000u);
+    EXPECT_EQ(fb::parse_bytes("1_048_576"), 1048576u);
     EXPECT_EQ(fb::parse_bytes("512 B"), 512u);
+    EXPECT_EQ(fb::parse_bytes(" 8 MiB "), 8388608u);
     EXPECT_EQ(fb::parse_bytes("whole"), 0u);
     EXPECT_EQ(fb::parse_bytes("0"), 0u);
+    EXPECT_EQ(fb::parse_bytes("18446744073709551615"), 18446744073709551615ull);
 }
 
 TEST(parse_bytes, rejects_everything_else) {
-    for (const char* text : {"", "64q", "-1", "0.1k", "k", "1.2.3", "whole file", "99999999999T", "1e6"})
+    for (const char* text : {"", "64q", "-1", "0.1B", "0.0001k", "k", "1.2.3", "whole file", "99999999999T",
+                             "1e6", "1Ki", "1iB", "18446744073709551616", "20000000000GB", "1__0", "_1",
+                             "1_", "1 2", "."})
         EXPECT_EQ(fb::parse_bytes(text), std::nullopt) << text;
 }
 
 // ---- plan output -------------------------------------------------------------------
 
 TEST(plan, describe_case_and_table) {
-    auto s = fb::load_study_text("name: p\ndefaults: {chunk: [64k, whole]}\n"
+    auto s = fb::load_study_text("name: p\ndefaults: {chunk: [64KiB, whole]}\n"
                                  "datasets: [{count: 1e6}]\nformats: [{plugin: zlib, options: {level: 6}}]\n",
                                  "<t>");
     EXPECT_EQ(fb::describe_case(s.cases[0]), "f64-uniform-1e6 | zlib | chunk 64KiB | warm | sync none");

@@ -3,7 +3,7 @@
 // the documented uniform and integer mappings written here, golden bytes
 // pinned for one seed, and sample moments. Also: any slice equals the same
 // elements of a whole fill, and seeds change the data.
-#include "data.hpp"
+#include "run/data.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // loaded once per test program and kept to its end.
 #pragma once
 
-#include "registry.hpp"
+#include "host/registry.hpp"
 
 namespace formatbench::unit_tests {
 

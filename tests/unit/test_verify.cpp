@@ -2,7 +2,7 @@
 // out by hand: where a difference is found, the exact largest absolute and
 // relative errors, NaN payloads and signs, signed zeros, infinities and
 // integer dtypes, and accumulation over chunks.
-#include "verify.hpp"
+#include "run/verify.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The JSON record (round trip, errors, schema) and the reporters (console,
 // Markdown, CSV read back with an RFC 4180 parser) on a synthetic study.
-#include "error.hpp"
+#include "base/error.hpp"
 #include "report/reporter.hpp"
-#include "results_json.hpp"
-#include "stats.hpp"
+#include "results/json.hpp"
+#include "results/stats.hpp"
 
 #include <gtest/gtest.h>
 

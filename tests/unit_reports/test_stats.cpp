@@ -1,6 +1,6 @@
 // Statistics against hand-computed values; Mann-Whitney p-values against an
 // independent computation (see each test).
-#include "stats.hpp"
+#include "results/stats.hpp"
 
 #include <gtest/gtest.h>
 

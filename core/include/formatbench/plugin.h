@@ -55,6 +55,23 @@ extern "C" {
  * cannot collide with another library's symbol. */
 #define FB_PLUGIN_ENTRY_NAME "fb_plugin_entry"
 
+/* The ABI is defined for 64-bit platforms (LP64 and LLP64): the frozen
+ * struct sizes below assume 8-byte pointers. */
+#if UINTPTR_MAX != UINT64_MAX
+#error "formatbench's plugin ABI is defined for 64-bit platforms"
+#endif
+
+/* Sizes of each ABI struct as a minor version defined it, frozen as
+ * literals: a host compares the size a plugin declares with these (never
+ * with sizeof of its own, newer struct), so appending a field in a later
+ * minor cannot refuse plugins built against an earlier one. A minor that
+ * appends a field adds its own constant; tests/sdk/abi_sizes.c fails the
+ * build when a struct's size and its constant disagree. */
+#define FB_DESCRIPTOR_SIZE_1_0 152u
+#define FB_OPTION_DECL_SIZE_1_0 64u
+#define FB_OPEN_ARGS_SIZE_1_0 40u
+#define FB_EXT_ZERO_COPY_READ_V1_SIZE 16u
+
 /* Smallest error buffer the host passes. */
 #define FB_ERROR_BUFFER_MIN 256
 
@@ -101,6 +118,75 @@ static inline size_t fb_dtype_size(fb_dtype d) {
     }
     return 0;
 }
+/* Byte sizes: the one grammar of a study's sizes (chunk: 1MB) and of
+ * FB_OPT_SIZE option values (buffer_size: 1MB), so both mean the same
+ * bytes. A decimal number (digits, '_' allowed between digits, an optional
+ * fraction), then an optional unit, case-insensitive, spaces allowed
+ * around: B = 1; K, KB = 10^3; M, MB = 10^6; G, GB = 10^9; T, TB = 10^12
+ * (decimal, as disks and MB/s are counted); KiB = 2^10, MiB = 2^20,
+ * GiB = 2^30, TiB = 2^40 (binary). The value must be a whole number of bytes
+ * that fits in 64 bits ("1.5KiB" is 1536, "0.5B" is refused). Returns 1 and
+ * stores the size in *out, or 0 and leaves *out unchanged. */
+static inline int fb_parse_size(const char* text, uint64_t* out) {
+    const char* p = text;
+    uint64_t digits = 0, pending_zeros = 0, multiplier = 1, fraction_digits = 0, value, divisor = 1;
+    int any = 0, in_fraction = 0;
+    if (!p) return 0;
+    while (*p == ' ' || *p == '\t') ++p;
+    for (;; ++p) {
+        if (*p >= '0' && *p <= '9') {
+            unsigned d = (unsigned)(*p - '0');
+            any = 1;
+            if (in_fraction) ++fraction_digits;
+            if (in_fraction && d == 0) { /* trailing fraction zeros change nothing */
+                ++pending_zeros;
+                continue;
+            }
+            for (; pending_zeros > 0; --pending_zeros) {
+                if (digits > UINT64_MAX / 10) return 0;
+                digits *= 10;
+            }
+            if (digits > (UINT64_MAX - d) / 10) return 0;
+            digits = digits * 10 + d;
+        } else if (*p == '_' && p != text && p[-1] >= '0' && p[-1] <= '9' && p[1] >= '0' && p[1] <= '9') {
+            continue;
+        } else if (*p == '.' && !in_fraction) {
+            in_fraction = 1;
+        } else {
+            break;
+        }
+    }
+    if (!any) return 0;
+    fraction_digits -= pending_zeros;
+    while (*p == ' ' || *p == '\t') ++p;
+    if (*p) {
+        char u = (char)(*p | 0x20); /* ASCII lower case */
+        int power = u == 'k' ? 1 : u == 'm' ? 2 : u == 'g' ? 3 : u == 't' ? 4 : 0;
+        if (power == 0 && u != 'b') return 0;
+        if (power == 0) {
+            ++p; /* "B" alone */
+        } else {
+            int binary = (p[1] | 0x20) == 'i';
+            int k;
+            p += binary ? 2 : 1;
+            if (binary && (*p | 0x20) != 'b') return 0; /* "Ki" without "B" */
+            if ((*p | 0x20) == 'b') ++p;
+            for (k = 0; k < power; ++k)
+                multiplier *= binary ? 1024u : 1000u;
+        }
+        while (*p == ' ' || *p == '\t') ++p;
+        if (*p) return 0;
+    }
+    if (fraction_digits > 19) return 0;
+    while (fraction_digits-- > 0)
+        divisor *= 10;
+    if (multiplier != 1 && digits > UINT64_MAX / multiplier) return 0;
+    value = digits * multiplier;
+    if (value % divisor != 0) return 0;
+    *out = value / divisor;
+    return 1;
+}
+
 #define FB_DTYPES_ALL                                                                                        \
     (FB_DTYPE_BIT(FB_DTYPE_F64) | FB_DTYPE_BIT(FB_DTYPE_F32) | FB_DTYPE_BIT(FB_DTYPE_I64) |                  \
      FB_DTYPE_BIT(FB_DTYPE_I32) | FB_DTYPE_BIT(FB_DTYPE_U8))
@@ -137,7 +223,7 @@ typedef enum fb_option_type {
     FB_OPT_FLOAT = 3,  /* decimal floating point, range [min, max] */
     FB_OPT_STRING = 4, /* free text */
     FB_OPT_CHOICE = 5, /* one of choices[] */
-    FB_OPT_SIZE = 6    /* byte count: integer with optional k, M, G (1024-based) suffix */
+    FB_OPT_SIZE = 6    /* byte count: fb_parse_size's grammar (4096, 64KiB, 1MB) */
 } fb_option_type;
 
 /* Declaration of one option. The host validates every option a study gives
@@ -164,7 +250,8 @@ typedef struct fb_option {
 /* Arguments to open_write and open_read. struct_size lets the host append
  * fields in later minors; a plugin reads only fields below struct_size. */
 typedef struct fb_open_args {
-    uint32_t struct_size;     /* sizeof(fb_open_args) as the host compiled it */
+    uint32_t struct_size;     /* sizeof(fb_open_args) as the host compiled it: at least
+                                 FB_OPEN_ARGS_SIZE_1_0 */
     fb_dtype dtype;           /* one of the plugin's declared dtypes */
     const char* path;         /* file (or directory) to create or read */
     uint64_t count;           /* write: total count or FB_COUNT_UNKNOWN;

@@ -129,26 +129,9 @@ inline bool parse_float(std::string_view text, double& out) {
     return ec == std::errc() && end == text.data() + text.size() && !text.empty() && std::isfinite(out);
 }
 
-// "4096", "64k", "64K", "1M", "1MiB", "2G": 1024-based suffixes.
-inline bool parse_size(std::string_view text, std::uint64_t& out) {
-    std::uint64_t value = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end == text.data()) return false;
-    std::string_view suffix(end, static_cast<std::size_t>(text.data() + text.size() - end));
-    std::uint64_t scale = 1;
-    if (suffix.empty() || suffix == "B")
-        scale = 1;
-    else if (suffix == "k" || suffix == "K" || suffix == "KiB")
-        scale = 1ull << 10;
-    else if (suffix == "M" || suffix == "MiB")
-        scale = 1ull << 20;
-    else if (suffix == "G" || suffix == "GiB")
-        scale = 1ull << 30;
-    else
-        return false;
-    if (value > UINT64_MAX / scale) return false;
-    out = value * scale;
-    return true;
+// fb_parse_size's grammar (plugin.h): "4096", "64KiB", "1MB", "1.5 MiB".
+inline bool parse_size(const std::string& text, std::uint64_t& out) {
+    return fb_parse_size(text.c_str(), &out) != 0;
 }
 
 } // namespace detail
@@ -227,7 +210,7 @@ public:
         }
         case FB_OPT_SIZE: {
             std::uint64_t x;
-            if (!detail::parse_size(v, x)) fail("a byte size (e.g. 4096, 64k, 1M)");
+            if (!detail::parse_size(v, x)) fail("a byte size (e.g. 4096, 64KiB, 1MB)");
             if (d.has_range && (double(x) < d.min || double(x) > d.max)) fail("a byte size" + range());
             break;
         }
@@ -349,7 +332,7 @@ template <class T>
 open_request make_request(const fb_open_args* args) {
     if (!args || !args->path) throw error(FB_E_STATE, "open called without arguments");
     // Every field read below exists since ABI 1.0; a later minor's host may pass a larger struct.
-    if (args->struct_size < sizeof(fb_open_args))
+    if (args->struct_size < FB_OPEN_ARGS_SIZE_1_0)
         throw error(FB_E_STATE, "open arguments from an older, smaller ABI");
     if (dtype_size(args->dtype) == 0) throw error(FB_E_UNSUPPORTED, "unknown dtype");
     if (!(T::info().dtypes & FB_DTYPE_BIT(args->dtype)))

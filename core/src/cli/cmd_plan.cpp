@@ -1,9 +1,9 @@
 // `formatbench plan STUDY [--set k=v]...`: reads the study, checks every
 // format against its plugin (existence, dtypes, options) and prints the
 // expanded cases. Runs no I/O; a bad study exits with status 2.
-#include "commands.hpp"
-#include "config.hpp"
-#include "plan.hpp"
+#include "cli/commands.hpp"
+#include "study/reader.hpp"
+#include "study/plan.hpp"
 
 #include <iostream>
 

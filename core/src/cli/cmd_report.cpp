@@ -2,10 +2,10 @@
 // self-contained HTML file (inline CSS and SVG, no script, no network) from
 // one or more results records; --svg-dir also writes every chart as a
 // standalone SVG file. Bad or unreadable records exit with status 2.
-#include "commands.hpp"
-#include "compare.hpp"
-#include "error.hpp"
-#include "output.hpp"
+#include "cli/commands.hpp"
+#include "results/compare.hpp"
+#include "base/error.hpp"
+#include "report/output_file.hpp"
 #include "report/html.hpp"
 
 #include <fmt/format.h>

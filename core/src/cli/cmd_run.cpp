@@ -1,11 +1,11 @@
 // `formatbench run [STUDY]`: runs a study (default: the built-in stream-io
 // study), prints the console table and writes the requested outputs.
-#include "builtin_studies.hpp"
-#include "commands.hpp"
-#include "config.hpp"
-#include "error.hpp"
-#include "output.hpp"
-#include "runner.hpp"
+#include "study/builtin.hpp"
+#include "cli/commands.hpp"
+#include "study/reader.hpp"
+#include "base/error.hpp"
+#include "report/output_file.hpp"
+#include "run/runner.hpp"
 
 #include <fmt/format.h>
 

@@ -2,7 +2,7 @@
 // functions; each sets `action` to run when its subcommand is chosen.
 #pragma once
 
-#include "registry.hpp"
+#include "host/registry.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -2,8 +2,8 @@
 // mapping of errors to the documented exit codes (0 ok, 1 a case failed,
 // 2 usage or configuration error).
 #include "build_config.hpp"
-#include "commands.hpp"
-#include "error.hpp"
+#include "cli/commands.hpp"
+#include "base/error.hpp"
 
 #include <fmt/format.h>
 

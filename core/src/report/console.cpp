@@ -1,8 +1,8 @@
 // Console reporter: per dataset an aligned table in the spirit of the
 // reference Fortran program's output (times, then "enhancement" factors
 // against the baseline), with a header naming the study and the machine.
-#include "reporters.hpp"
-#include "table.hpp"
+#include "report/reporters.hpp"
+#include "report/table.hpp"
 
 #include <fmt/format.h>
 

@@ -3,8 +3,8 @@
 // comma, a double quote, CR or LF (quotes doubled). Numbers are plain SI
 // values (seconds, bytes, 10^6 bytes/s) at full precision; a missing value
 // (no samples, no file, no baseline) is an empty field.
-#include "reporters.hpp"
-#include "table.hpp"
+#include "report/reporters.hpp"
+#include "report/table.hpp"
 
 #include <fmt/format.h>
 

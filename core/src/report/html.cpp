@@ -13,12 +13,12 @@
 //    values of it; each such family is one line of time vs parameter.
 // Output is XHTML-compatible (every element closed, text escaped), so an XML
 // parser reads it; the tests do exactly that.
-#include "html.hpp"
+#include "report/html.hpp"
 
-#include "../stats.hpp"
-#include "svg.hpp"
-#include "table.hpp"
-#include "units.hpp"
+#include "results/stats.hpp"
+#include "report/svg.hpp"
+#include "report/table.hpp"
+#include "report/units.hpp"
 
 #include <fmt/format.h>
 

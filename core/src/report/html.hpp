@@ -7,7 +7,7 @@
 // shown side by side as one series per record.
 #pragma once
 
-#include "../result.hpp"
+#include "results/result.hpp"
 
 #include <string>
 #include <utility>

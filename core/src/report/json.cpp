@@ -1,6 +1,6 @@
 // JSON reporter: the whole results record (results_json.cpp), indented.
-#include "../results_json.hpp"
-#include "reporters.hpp"
+#include "results/json.hpp"
+#include "report/reporters.hpp"
 
 namespace formatbench::detail {
 namespace {

@@ -1,7 +1,7 @@
 // Markdown reporter: a GitHub table per dataset with the console's columns
 // (table.hpp), a context line, and the unit definitions.
-#include "reporters.hpp"
-#include "table.hpp"
+#include "report/reporters.hpp"
+#include "report/table.hpp"
 
 #include <fmt/format.h>
 

@@ -1,9 +1,9 @@
 // make_reporter: the reporter for an output format name.
-#include "reporter.hpp"
+#include "report/reporter.hpp"
 
-#include "../error.hpp"
-#include "../suggest.hpp"
-#include "reporters.hpp"
+#include "base/error.hpp"
+#include "base/suggest.hpp"
+#include "report/reporters.hpp"
 
 #include <fmt/format.h>
 

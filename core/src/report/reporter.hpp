@@ -2,7 +2,7 @@
 // JSON, CSV (RFC 4180) and Markdown.
 #pragma once
 
-#include "result.hpp"
+#include "results/result.hpp"
 
 #include <memory>
 #include <ostream>

@@ -2,7 +2,7 @@
 // markdown.cpp); make_reporter (reporter.cpp) picks one by name.
 #pragma once
 
-#include "reporter.hpp"
+#include "report/reporter.hpp"
 
 #include <memory>
 

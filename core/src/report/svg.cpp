@@ -2,7 +2,7 @@
 // area with axes, ticks and axis titles, the legend on the right. Coordinates
 // are computed here; the SVG uses presentation attributes only (no CSS), so a
 // standalone file looks the same as the chart inlined in the report.
-#include "svg.hpp"
+#include "report/svg.hpp"
 
 #include <fmt/format.h>
 

@@ -7,9 +7,9 @@
 // write and read (so the baseline row reads 1.00x and faster formats > 1).
 #pragma once
 
-#include "../result.hpp"
-#include "../stats.hpp"
-#include "units.hpp"
+#include "results/result.hpp"
+#include "results/stats.hpp"
+#include "report/units.hpp"
 
 #include <fmt/format.h>
 

@@ -1,0 +1,133 @@
+// Building blocks of the plugin conformance checks (conformance.hpp), shared
+// by `formatbench check-plugin` and the GoogleTest suite: scratch
+// directories, deterministic test data and its comparison, plain C-ABI
+// drivers (to see a plugin's own status and message, unwrapped by the host),
+// and running a check in a child process so that a crash or a hang is a
+// failure of that check instead of the end of the checker.
+#pragma once
+
+#include "host/plugin_handle.hpp"
+
+#include <formatbench/plugin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace formatbench::conformance {
+
+// A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
+class scratch_dir {
+public:
+    scratch_dir();
+    scratch_dir(const scratch_dir&) = delete;
+    scratch_dir& operator=(const scratch_dir&) = delete;
+    ~scratch_dir();
+    const std::string& path() const noexcept { return path_; }
+    // "<dir>/<name>.<extension>" (no dot when the extension is empty).
+    std::string file(const std::string& name, const std::string& extension) const;
+
+private:
+    std::string path_;
+};
+
+// A page-aligned byte buffer, as the runner hands to plugins.
+class aligned_buffer {
+public:
+    explicit aligned_buffer(std::size_t bytes);
+    unsigned char* data() noexcept { return data_.get(); }
+    const unsigned char* data() const noexcept { return data_.get(); }
+    std::size_t size() const noexcept { return size_; }
+
+private:
+    struct free_deleter {
+        void operator()(unsigned char* p) const noexcept;
+    };
+    std::unique_ptr<unsigned char[], free_deleter> data_;
+    std::size_t size_;
+};
+
+// count values of dtype d, a pure function of (d, count, seed). For floats
+// the first values are the special cases (0, -0, subnormals, limits, inf,
+// NaNs with payloads and signs); the rest are uniformly random bit patterns,
+// so every exponent and many NaNs occur. Integers start with 0, -1, 1 and the
+// limits; u8 is random bytes.
+aligned_buffer make_data(fb_dtype d, std::uint64_t count, std::uint64_t seed);
+
+// Outcome of comparing what was read with what was written.
+struct comparison {
+    std::uint64_t mismatches = 0;     // values that differ (NaN rule below)
+    std::uint64_t first_mismatch = 0; // index of the first, when mismatches > 0
+    std::string first_detail;         // "wrote 0x.. (1.5), read 0x.. (1.25)"
+    std::uint64_t nan_payload_changes = 0;
+};
+
+// Bitwise comparison, except that any NaN equals any NaN: a text format's
+// shortest round trip cannot carry a NaN's payload or sign, and the C ABI
+// gives no way to tell a text plugin from a binary one. Payload changes are
+// counted separately (nan_payload_changes) and reported, not failed.
+comparison compare_exact(fb_dtype d, const unsigned char* expected, const unsigned char* actual,
+                         std::uint64_t count);
+
+// A status and message straight from the C ABI, with the call that failed.
+struct c_result {
+    fb_status status = FB_OK;
+    std::string stage; // "open_write", "write", "close_write", "open_read", "read", "close_read"
+    std::string message;
+    bool ok() const noexcept { return status == FB_OK; }
+    std::string text() const; // "read: FB_E_TRUNCATED: <message>"
+};
+
+const char* status_name(fb_status s) noexcept;
+
+// Writes count values in chunks of `chunk` through the descriptor. Always
+// calls close_write for an opened stream (the contract), also after a failed
+// write; returns the first failure.
+c_result c_write(const fb_plugin_descriptor& d, const std::string& path, fb_dtype dtype, const void* data,
+                 std::uint64_t count, std::uint64_t chunk, const formatbench::option_list& options);
+// Reads count values in chunks into out (may be null when count is 0).
+c_result c_read(const fb_plugin_descriptor& d, const std::string& path, fb_dtype dtype, void* out,
+                std::uint64_t count, std::uint64_t chunk, const formatbench::option_list& options);
+// Only open_write, with a stream closed at once on success.
+c_result c_open_write(const fb_plugin_descriptor& d, const std::string& path, fb_dtype dtype,
+                      std::uint64_t count, const formatbench::option_list& options, bool& stream_returned);
+c_result c_open_read(const fb_plugin_descriptor& d, const std::string& path, fb_dtype dtype,
+                     std::uint64_t count, const formatbench::option_list& options, bool& stream_returned);
+
+// What one check found.
+struct outcome {
+    enum kind { passed, failed, skipped } what = passed;
+    std::string reason; // why it failed or was skipped; empty when it passed
+    std::string note;   // something worth saying even when it passed
+
+    static outcome pass(std::string note = {}) { return {passed, {}, std::move(note)}; }
+    static outcome fail(std::string why) { return {failed, std::move(why), {}}; }
+    static outcome skip(std::string why) { return {skipped, std::move(why), {}}; }
+};
+
+// Runs body in a forked child with a time limit of timeout_seconds (SIGALRM
+// in the child, SIGKILL from the parent a little later in case the plugin
+// blocks the alarm). A child that dies from a signal, exits without a
+// result or runs out of time is a failure saying so; an exception that
+// escapes body is a failure with its message.
+outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seconds);
+
+// The largest-element dtype the plugin supports (most bytes per value).
+fb_dtype widest_dtype(const formatbench::plugin& p);
+
+// Test names may hold only [A-Za-z0-9_].
+std::string sanitize(const std::string& text);
+
+// The regular files a plugin wrote at path (the path itself, or the files
+// inside it for directory output).
+std::vector<std::string> output_files(const std::string& path);
+
+// Whether this process is kept out of a 0555 folder (false for root or with
+// CAP_DAC_OVERRIDE, where a read-only folder proves nothing). Probes inside
+// scratch.
+bool permissions_are_enforced(const std::string& scratch);
+
+} // namespace formatbench::conformance

@@ -1,0 +1,223 @@
+// Host-side plugin wrapper: copies metadata out of the descriptor, validates
+// options with the SDK's own rules, and wraps the streaming calls.
+#include "host/plugin_handle.hpp"
+
+#include "base/error.hpp"
+#include "base/suggest.hpp"
+
+#include <formatbench/plugin.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace formatbench {
+namespace {
+
+// Room for a plugin's message; FB_ERROR_BUFFER_MIN is the contract's floor.
+constexpr std::size_t error_buffer_size = 1024;
+
+std::string text_or_empty(const char* s) {
+    return s ? std::string(s) : std::string();
+}
+
+// The C call table as a vector of name=value views for the plugin.
+std::vector<fb_option> to_c_options(const option_list& options) {
+    std::vector<fb_option> out;
+    out.reserve(options.size());
+    for (const auto& [name, value] : options)
+        out.push_back({name.c_str(), value.c_str()});
+    return out;
+}
+
+const char* status_name(fb_status status) {
+    switch (status) {
+    case FB_OK: return "ok";
+    case FB_E_INVALID_OPTION: return "invalid option";
+    case FB_E_UNSUPPORTED: return "unsupported";
+    case FB_E_IO: return "I/O error";
+    case FB_E_CORRUPT: return "corrupt input";
+    case FB_E_TRUNCATED: return "truncated input";
+    case FB_E_NO_MEMORY: return "out of memory";
+    case FB_E_STATE: return "call out of order";
+    case FB_E_INTERNAL: return "internal error";
+    }
+    return "unknown status";
+}
+
+} // namespace
+
+const char* option_type_name(fb_option_type type) noexcept {
+    switch (type) {
+    case FB_OPT_BOOL: return "bool";
+    case FB_OPT_INT: return "int";
+    case FB_OPT_FLOAT: return "float";
+    case FB_OPT_STRING: return "string";
+    case FB_OPT_CHOICE: return "choice";
+    case FB_OPT_SIZE: return "size";
+    }
+    return "?";
+}
+
+std::vector<std::string> capability_names(std::uint64_t flags) {
+    static const std::pair<std::uint64_t, const char*> names[] = {
+        {FB_CAP_LOSSLESS, "lossless"},       {FB_CAP_LOSSY, "lossy"},
+        {FB_CAP_NEEDS_COUNT, "needs-count"}, {FB_CAP_DIRECTORY_OUTPUT, "directory"},
+        {FB_CAP_NO_FILE, "no-file"},         {FB_CAP_SELF_DESCRIBING, "self-describing"},
+    };
+    std::vector<std::string> out;
+    for (const auto& [bit, name] : names)
+        if (flags & bit) out.emplace_back(name);
+    return out;
+}
+
+plugin::plugin(const fb_plugin_descriptor* descriptor, std::filesystem::path file,
+               std::shared_ptr<void> library)
+    : descriptor_(descriptor), file_(std::move(file)), library_(std::move(library)),
+      id_(text_or_empty(descriptor->id)), version_(text_or_empty(descriptor->version)),
+      description_(text_or_empty(descriptor->description)), license_(text_or_empty(descriptor->license)),
+      extension_(text_or_empty(descriptor->extension)) {
+    // Walk the declarations with the plugin's stride; copy only the fields
+    // both sides know, so another minor's layout reads correctly.
+    const auto* base = reinterpret_cast<const unsigned char*>(descriptor->options);
+    std::size_t stride = descriptor->option_decl_size;
+    for (std::uint32_t i = 0; base && i < descriptor->option_count; ++i) {
+        fb_option_decl d{};
+        std::memcpy(&d, base + i * stride, std::min(stride, sizeof d));
+        decls_.push_back(d);
+        option_info info;
+        info.name = text_or_empty(d.name);
+        info.type = d.type;
+        info.default_value = text_or_empty(d.default_value);
+        info.has_range = d.has_range != 0;
+        info.min = d.min;
+        info.max = d.max;
+        for (const char* const* c = d.choices; c && *c; ++c)
+            info.choices.emplace_back(*c);
+        info.help = text_or_empty(d.help);
+        options_.push_back(std::move(info));
+    }
+}
+
+void plugin::check_options(const option_list& given) const {
+    std::vector<std::string> names;
+    for (const auto& o : options_)
+        names.push_back(o.name);
+    for (const auto& [name, value] : given) {
+        auto it = std::find(names.begin(), names.end(), name);
+        if (it == names.end()) {
+            throw usage_error(fmt::format("plugin '{}' has no option '{}'{}; its options are: {}", id_, name,
+                                          did_you_mean(name, names), names.empty() ? "(none)" : join(names)));
+        }
+        try {
+            sdk::options::check(decls_[static_cast<std::size_t>(it - names.begin())], value);
+        } catch (const sdk::error& e) {
+            throw usage_error(fmt::format("plugin '{}': {}", id_, e.what()));
+        }
+    }
+}
+
+bool plugin::is_lossless(const option_list& given) const {
+    if (descriptor_->is_lossless) {
+        auto c = to_c_options(given);
+        return descriptor_->is_lossless(c.data(), c.size()) != 0;
+    }
+    return has(FB_CAP_LOSSLESS);
+}
+
+bool plugin::has_extension(const char* id) const {
+    return descriptor_->get_extension && descriptor_->get_extension(id) != nullptr;
+}
+
+void plugin::fail(fb_status status, const char* what, const std::string& path, const char* message) const {
+    throw plugin_error(id_, status,
+                       fmt::format("plugin '{}': {} '{}' failed ({}): {}", id_, what, path,
+                                   status_name(status), message && *message ? message : "no message"));
+}
+
+std::unique_ptr<write_stream> plugin::open_write(const std::string& path, dtype d, std::uint64_t count,
+                                                 const option_list& options) const {
+    auto c = to_c_options(options);
+    fb_open_args args{sizeof(fb_open_args), d, path.c_str(), count, c.data(), c.size()};
+    fb_stream* stream = nullptr;
+    char err[error_buffer_size] = "";
+    fb_status st = descriptor_->open_write(&args, &stream, err, sizeof err);
+    if (st != FB_OK) fail(st, "open for write", path, err);
+    if (!stream) fail(FB_E_INTERNAL, "open for write", path, "returned success without a stream");
+    return std::make_unique<write_stream>(*this, stream, path);
+}
+
+std::unique_ptr<read_stream> plugin::open_read(const std::string& path, dtype d, std::uint64_t count,
+                                               const option_list& options) const {
+    auto c = to_c_options(options);
+    fb_open_args args{sizeof(fb_open_args), d, path.c_str(), count, c.data(), c.size()};
+    fb_stream* stream = nullptr;
+    char err[error_buffer_size] = "";
+    fb_status st = descriptor_->open_read(&args, &stream, err, sizeof err);
+    if (st != FB_OK) fail(st, "open for read", path, err);
+    if (!stream) fail(FB_E_INTERNAL, "open for read", path, "returned success without a stream");
+    return std::make_unique<read_stream>(*this, stream, path);
+}
+
+write_stream::write_stream(const plugin& owner, fb_stream* stream, std::string path)
+    : owner_(owner), stream_(stream), path_(std::move(path)) {}
+
+write_stream::~write_stream() {
+    if (stream_) {
+        char err[error_buffer_size];
+        owner_.descriptor().close_write(stream_, err, sizeof err);
+    }
+}
+
+void write_stream::write(const void* data, std::uint64_t count) {
+    char err[error_buffer_size] = "";
+    fb_status st = owner_.descriptor().write(stream_, data, count, err, sizeof err);
+    if (st != FB_OK) owner_.fail(st, "write to", path_, err);
+}
+
+void write_stream::close() {
+    char err[error_buffer_size] = "";
+    fb_stream* s = std::exchange(stream_, nullptr);
+    if (!s) return;
+    fb_status st = owner_.descriptor().close_write(s, err, sizeof err);
+    if (st != FB_OK) owner_.fail(st, "close after writing", path_, err);
+}
+
+read_stream::read_stream(const plugin& owner, fb_stream* stream, std::string path)
+    : owner_(owner), stream_(stream), path_(std::move(path)) {}
+
+read_stream::~read_stream() {
+    if (stream_) {
+        char err[error_buffer_size];
+        owner_.descriptor().close_read(stream_, err, sizeof err);
+    }
+}
+
+void read_stream::read(void* data, std::uint64_t count) {
+    char err[error_buffer_size] = "";
+    fb_status st = owner_.descriptor().read(stream_, data, count, err, sizeof err);
+    if (st != FB_OK) owner_.fail(st, "read from", path_, err);
+}
+
+const void* read_stream::view(std::uint64_t count) {
+    if (!owner_.descriptor().get_extension) return nullptr;
+    const auto* ext = static_cast<const fb_ext_zero_copy_read_v1*>(
+        owner_.descriptor().get_extension(FB_EXT_ZERO_COPY_READ_V1));
+    if (!ext || ext->struct_size < FB_EXT_ZERO_COPY_READ_V1_SIZE || !ext->view) return nullptr;
+    char err[error_buffer_size] = "";
+    const void* data = nullptr;
+    fb_status st = ext->view(stream_, count, &data, err, sizeof err);
+    if (st != FB_OK) owner_.fail(st, "zero-copy view of", path_, err);
+    return data;
+}
+
+void read_stream::close() {
+    char err[error_buffer_size] = "";
+    fb_stream* s = std::exchange(stream_, nullptr);
+    if (!s) return;
+    fb_status st = owner_.descriptor().close_read(s, err, sizeof err);
+    if (st != FB_OK) owner_.fail(st, "close after reading", path_, err);
+}
+
+} // namespace formatbench

@@ -1,0 +1,119 @@
+// Host-side view of one loaded plugin: its metadata copied out of the C
+// descriptor, option validation, and RAII streams that turn the C status
+// codes into exceptions with context.
+#pragma once
+
+#include "base/dtype.hpp"
+
+#include <formatbench/plugin.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace formatbench {
+
+// Options as the study gives them, in the study's order: name -> text value.
+using option_list = std::vector<std::pair<std::string, std::string>>;
+
+struct option_info {
+    std::string name;
+    fb_option_type type;
+    std::string default_value;
+    bool has_range = false;
+    double min = 0;
+    double max = 0;
+    std::vector<std::string> choices;
+    std::string help;
+};
+
+const char* option_type_name(fb_option_type type) noexcept;
+// Human-readable flag names: "lossless", "lossy", "needs-count", ...
+std::vector<std::string> capability_names(std::uint64_t flags);
+
+class plugin;
+
+// An open write stream. close() must be called to finish the file; the
+// destructor closes without reporting if it was not.
+class write_stream {
+public:
+    write_stream(const plugin& owner, fb_stream* stream, std::string path);
+    write_stream(const write_stream&) = delete;
+    write_stream& operator=(const write_stream&) = delete;
+    ~write_stream();
+    void write(const void* data, std::uint64_t count);
+    void close();
+
+private:
+    const plugin& owner_;
+    fb_stream* stream_;
+    std::string path_;
+};
+
+class read_stream {
+public:
+    read_stream(const plugin& owner, fb_stream* stream, std::string path);
+    read_stream(const read_stream&) = delete;
+    read_stream& operator=(const read_stream&) = delete;
+    ~read_stream();
+    void read(void* data, std::uint64_t count);
+    // The zero-copy view, or nullptr when the plugin has no such extension.
+    const void* view(std::uint64_t count);
+    void close();
+
+private:
+    const plugin& owner_;
+    fb_stream* stream_;
+    std::string path_;
+};
+
+class plugin {
+public:
+    // `library` keeps the shared library loaded as long as the plugin lives.
+    plugin(const fb_plugin_descriptor* descriptor, std::filesystem::path file, std::shared_ptr<void> library);
+
+    const std::string& id() const noexcept { return id_; }
+    const std::string& version() const noexcept { return version_; }
+    const std::string& description() const noexcept { return description_; }
+    const std::string& license() const noexcept { return license_; }
+    const std::string& extension() const noexcept { return extension_; }
+    const std::filesystem::path& file() const noexcept { return file_; }
+    unsigned abi_major() const noexcept { return descriptor_->abi_major; }
+    unsigned abi_minor() const noexcept { return descriptor_->abi_minor; }
+    unsigned dtypes() const noexcept { return descriptor_->dtypes; }
+    std::uint64_t flags() const noexcept { return descriptor_->flags; }
+    bool supports(dtype d) const noexcept { return (dtypes() & FB_DTYPE_BIT(d)) != 0; }
+    bool has(std::uint64_t flag) const noexcept { return (flags() & flag) != 0; }
+    const std::vector<option_info>& options() const noexcept { return options_; }
+    const fb_plugin_descriptor& descriptor() const noexcept { return *descriptor_; }
+
+    // Throws usage_error naming the plugin and the option (with a "did you
+    // mean" for unknown names) when an option does not fit its declaration.
+    void check_options(const option_list& given) const;
+    // Whether this option set reads back bit-exact.
+    bool is_lossless(const option_list& given) const;
+    bool has_extension(const char* id) const;
+
+    // Both throw plugin_error with the plugin id, the path and its message.
+    std::unique_ptr<write_stream> open_write(const std::string& path, dtype d, std::uint64_t count,
+                                             const option_list& options) const;
+    std::unique_ptr<read_stream> open_read(const std::string& path, dtype d, std::uint64_t count,
+                                           const option_list& options) const;
+
+    // Throws plugin_error "plugin 'ID': <what> '<path>' failed (<status>): <message>".
+    [[noreturn]] void fail(fb_status status, const char* what, const std::string& path,
+                           const char* message) const;
+
+private:
+    const fb_plugin_descriptor* descriptor_;
+    std::filesystem::path file_;
+    std::shared_ptr<void> library_;
+    std::string id_, version_, description_, license_, extension_;
+    std::vector<fb_option_decl> decls_; // normalised to this host's struct layout
+    std::vector<option_info> options_;
+};
+
+} // namespace formatbench

@@ -1,0 +1,91 @@
+// Comparison of two results records (`formatbench compare BASE NEW`): cases
+// matched by identity, per-phase median ratios, Mann-Whitney U p-values, the
+// geometric mean of the ratios and the threshold gate for CI. The statistics
+// are explained for users in docs/compare.md.
+#pragma once
+
+#include "results/result.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace formatbench {
+
+struct compare_options {
+    double alpha = 0.05; // significance level of the Mann-Whitney U test
+    // Relative slowdown that counts: a phase is "significantly slower" when
+    // p < alpha and new/base > 1 + threshold. Unset: 0 for the verdicts, and
+    // the comparison never gates (exit status 0).
+    std::optional<double> threshold;
+    std::size_t reliable_repetitions = 9; // fewer on either side: flagged unreliable
+};
+
+// One phase (write or read) of a matched case.
+struct phase_comparison {
+    std::size_t n_base = 0, n_new = 0;
+    double base_median_s = 0, new_median_s = 0;
+    double ratio = 0;    // new median / base median: above 1 is slower
+    double p = 1;        // two-sided Mann-Whitney U over every sample
+    bool slower = false; // p < alpha and ratio > 1 + threshold
+    bool faster = false; // p < alpha and ratio < 1 / (1 + threshold)
+};
+
+// How a pair was found: the same case key, or (fallback) the same key but
+// for the format's options, when exactly one case on each side is left with
+// that identity (a plugin option changed under the same label).
+enum class match_kind { key, options_differ };
+
+struct case_comparison {
+    std::string key;     // the base case's key
+    std::string dataset; // dataset name
+    std::string label;   // format label plus the distinguishing run parameters
+    match_kind kind = match_kind::key;
+    std::string note; // for options_differ: "options: a -> b"
+    bool comparable = true;
+    std::string not_comparable_reason; // a side failed or has no samples
+    bool unreliable = false;           // a side has fewer than reliable_repetitions samples
+    phase_comparison write, read;
+    bool slower() const noexcept { return comparable && (write.slower || read.slower); }
+};
+
+struct unmatched_case {
+    std::string key, dataset, label;
+    case_status status = case_status::ok;
+};
+
+struct comparison {
+    std::string base_source, new_source;
+    compare_options options;
+    std::vector<case_comparison> cases; // in the base record's order
+    std::vector<unmatched_case> only_base, only_new;
+    // Geometric mean of the ratios over comparable cases; NaN when none.
+    double geomean_write = 0, geomean_read = 0;
+    std::size_t comparable_count() const noexcept;
+    std::size_t slower_count() const noexcept;
+    std::size_t unreliable_count() const noexcept;
+    // True when a threshold was given and some case is significantly slower.
+    bool gate_fails() const noexcept;
+};
+
+comparison compare_results(const study_result& base, const study_result& next,
+                           const compare_options& options);
+
+// Reads a results record (the JSON written by `run --json`); usage_error
+// naming the file when it cannot be read or is not a record.
+study_result load_results_file(const std::string& path);
+
+// "5%" -> 0.05, "0.05" -> 0.05; usage_error for anything else or a value
+// outside [0, 10] (0% .. 1000%).
+double parse_threshold(std::string_view text);
+
+// Geometric mean of positive finite values; NaN when there are none.
+double geometric_mean(const std::vector<double>& values);
+
+// Renderings: "table" (aligned text), "json", "markdown"; usage_error otherwise.
+void write_comparison(const comparison& c, std::string_view format, std::ostream& out);
+
+} // namespace formatbench

@@ -1,0 +1,489 @@
+// JSON form of results (docs/results-schema.json, docs/results.md) and its
+// reading back for --resume and compare.
+//
+// Contracts:
+//  - to_json -> from_json is lossless for every field of the structs, with two
+//    documented normalisations: option lists come back sorted by name (they
+//    are JSON objects; option order carries no meaning), and a non-finite
+//    double (written as null) comes back as NaN.
+//  - Derived figures (size_ratio, the write/read summaries) are written for
+//    readers of the record and ignored when reading: they are recomputed.
+//  - Units are in key names: _s seconds, _bytes bytes, _mb_s 10^6 bytes/s.
+//  - Reading is strict about what it needs (missing key, wrong type, unknown
+//    enum value -> usage_error naming the JSON path) and ignores keys it does
+//    not know, so a later minor addition does not break older readers.
+#include "results/json.hpp"
+
+#include "build_config.hpp"
+#include "base/error.hpp"
+#include "results/stats.hpp"
+#include "base/suggest.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+using nlohmann::json;
+
+namespace formatbench {
+namespace {
+
+// --- writing ---------------------------------------------------------------
+
+// JSON has no NaN or infinity: they become null.
+json number(double v) {
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+json options_to_json(const option_list& options) {
+    json out = json::object();
+    for (const auto& [name, value] : options)
+        out[name] = value;
+    return out;
+}
+
+json phase_to_json(const phase_sample& p) {
+    return {{"wall_s", number(p.wall_s)}, {"user_s", number(p.user_s)}, {"sys_s", number(p.sys_s)}};
+}
+
+// The summary of one phase plus its throughput: payload bytes / 1e6 / median.
+json phase_summary_to_json(const std::vector<double>& times, std::uint64_t payload_bytes) {
+    const summary s = summarize(times);
+    const double mb_s = s.n > 0 && s.median > 0 ? static_cast<double>(payload_bytes) / 1e6 / s.median
+                                                : std::numeric_limits<double>::quiet_NaN();
+    return {{"n", s.n},
+            {"min_s", number(s.min)},
+            {"median_s", number(s.median)},
+            {"mean_s", number(s.mean)},
+            {"stddev_s", number(s.stddev)},
+            {"cv", number(s.cv)},
+            {"throughput_mb_s", number(mb_s)}};
+}
+
+json dataset_to_json(const dataset_spec& d) {
+    return {{"name", d.name},
+            {"dtype", dtype_name(d.type)},
+            {"count", d.count},
+            {"distribution", to_string(d.dist)},
+            {"seed", d.seed},
+            {"value", number(d.value)},
+            {"mean", number(d.mean)},
+            {"stddev", number(d.stddev)},
+            {"low", d.low},
+            {"high", d.high},
+            {"file", d.file},
+            {"file_plugin", d.file_plugin},
+            {"file_options", options_to_json(d.file_options)},
+            {"origin", d.origin}};
+}
+
+json params_to_json(const run_params& p) {
+    return {{"chunk_bytes", p.chunk_bytes},
+            {"cache", to_string(p.cache)},
+            {"sync", to_string(p.sync)},
+            {"read", to_string(p.read)},
+            {"repeat", p.repeat},
+            {"warmup", p.warmup},
+            {"min_time_s", number(p.min_time)},
+            {"timeout_s", number(p.timeout)},
+            {"align_offset_bytes", p.align_offset}};
+}
+
+json study_to_json(const study& s) {
+    json outputs = json::array();
+    for (const output_spec& o : s.outputs)
+        outputs.push_back({{"format", o.format}, {"path", o.path}});
+    json cases = json::array();
+    for (const case_spec& c : s.cases)
+        cases.push_back(to_json(c));
+    return {{"name", s.name},
+            {"description", s.description},
+            {"source", s.source},
+            {"resolved_yaml", s.resolved_yaml},
+            {"baseline", s.baseline},
+            {"directory", s.directory},
+            {"keep_files", s.keep_files},
+            {"interleave", s.interleave},
+            {"isolation", to_string(s.isolation)},
+            {"outputs", outputs},
+            {"plugin_path", s.plugin_path},
+            {"cases", cases}};
+}
+
+// --- reading ---------------------------------------------------------------
+
+// A view of one JSON object with its path ("cases[3].params"), so that every
+// error says where it is.
+class reader {
+public:
+    reader(const json& j, std::string path) : j_(j), path_(std::move(path)) {
+        if (!j_.is_object()) fail(path_, "expected an object, got " + type_of(j_));
+    }
+
+    const std::string& path() const noexcept { return path_; }
+
+    const json& at(const char* key) const {
+        auto it = j_.find(key);
+        if (it == j_.end()) fail(path_, fmt::format("missing key '{}'", key));
+        return *it;
+    }
+    std::string sub(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
+
+    reader object(const char* key) const { return reader(at(key), sub(key)); }
+
+    const json& array(const char* key) const {
+        const json& v = at(key);
+        if (!v.is_array()) fail(sub(key), "expected an array, got " + type_of(v));
+        return v;
+    }
+
+    std::string string(const char* key) const {
+        const json& v = at(key);
+        if (!v.is_string()) fail(sub(key), "expected a string, got " + type_of(v));
+        return v.get<std::string>();
+    }
+
+    bool has(const char* key) const { return j_.contains(key); }
+
+    // For fields that only help messages or matching: "" when absent.
+    std::string optional_string(const char* key) const {
+        return j_.contains(key) ? string(key) : std::string();
+    }
+
+    bool boolean(const char* key) const {
+        const json& v = at(key);
+        if (!v.is_boolean()) fail(sub(key), "expected true or false, got " + type_of(v));
+        return v.get<bool>();
+    }
+
+    // null (how a non-finite value is written) reads as NaN.
+    double real(const char* key) const {
+        const json& v = at(key);
+        if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
+        if (!v.is_number()) fail(sub(key), "expected a number, got " + type_of(v));
+        return v.get<double>();
+    }
+
+    // An integer in the range of T (a float with an integral value is accepted).
+    template <typename T>
+    T integer(const char* key) const {
+        const json& v = at(key);
+        if (v.is_number_unsigned()) {
+            const auto u = v.get<std::uint64_t>();
+            if (u <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return static_cast<T>(u);
+        } else if (v.is_number_integer()) { // negative: nlohmann stores non-negative ones as unsigned
+            const auto i = v.get<std::int64_t>();
+            if constexpr (std::is_signed_v<T>)
+                if (i >= static_cast<std::int64_t>(std::numeric_limits<T>::min())) return static_cast<T>(i);
+        } else if (v.is_number_float()) {
+            const double d = v.get<double>();
+            if (d == std::floor(d) && d >= static_cast<double>(std::numeric_limits<T>::min()) &&
+                d < static_cast<double>(std::numeric_limits<T>::max()))
+                return static_cast<T>(d);
+        } else {
+            fail(sub(key), "expected an integer, got " + type_of(v));
+        }
+        fail(sub(key), fmt::format("{} is out of range here", v.dump()));
+    }
+
+    option_list options(const char* key) const {
+        const json& v = at(key);
+        if (!v.is_object()) fail(sub(key), "expected an object of option names to values, got " + type_of(v));
+        option_list out;
+        for (const auto& [name, value] : v.items()) {
+            if (!value.is_string())
+                fail(sub(key) + "." + name, "expected the option's value as a string, got " + type_of(value));
+            out.emplace_back(name, value.get<std::string>());
+        }
+        return out;
+    }
+
+    // An enum written with to_string(): every value of `all` is a candidate.
+    template <typename E, std::size_t N>
+    E enumeration(const char* key, const E (&all)[N]) const {
+        const std::string text = string(key);
+        std::vector<std::string> names;
+        for (E e : all) {
+            if (text == to_string(e)) return e;
+            names.emplace_back(to_string(e));
+        }
+        fail(sub(key), fmt::format("unknown value '{}'{}; expected one of {}", text,
+                                   did_you_mean(text, names), join(names)));
+    }
+
+    [[noreturn]] static void fail(const std::string& path, const std::string& what) {
+        throw usage_error(path.empty() ? what : path + ": " + what);
+    }
+
+private:
+    static std::string type_of(const json& v) { return v.type_name(); }
+
+    const json& j_;
+    std::string path_;
+};
+
+constexpr cache_mode all_cache_modes[] = {cache_mode::warm, cache_mode::cold};
+constexpr sync_mode all_sync_modes[] = {sync_mode::none, sync_mode::close, sync_mode::data};
+constexpr read_mode all_read_modes[] = {read_mode::copy, read_mode::view};
+constexpr distribution all_distributions[] = {distribution::uniform, distribution::normal,
+                                              distribution::smooth, distribution::constant,
+                                              distribution::integers};
+constexpr isolation_mode all_isolation_modes[] = {isolation_mode::process, isolation_mode::none};
+constexpr case_status all_statuses[] = {case_status::ok, case_status::failed, case_status::crashed,
+                                        case_status::timeout, case_status::skipped};
+
+dataset_spec dataset_from(const reader& r) {
+    dataset_spec d;
+    d.name = r.string("name");
+    const std::string type = r.string("dtype");
+    const auto parsed = parse_dtype(type);
+    if (!parsed) {
+        std::vector<std::string> names;
+        for (dtype t : all_dtypes)
+            names.emplace_back(dtype_name(t));
+        reader::fail(r.sub("dtype"),
+                     fmt::format("unknown dtype '{}'; expected one of {}", type, join(names)));
+    }
+    d.type = *parsed;
+    d.count = r.integer<std::uint64_t>("count");
+    d.dist = r.enumeration("distribution", all_distributions);
+    d.seed = r.integer<std::uint64_t>("seed");
+    d.value = r.real("value");
+    d.mean = r.real("mean");
+    d.stddev = r.real("stddev");
+    d.low = r.integer<std::int64_t>("low");
+    d.high = r.integer<std::int64_t>("high");
+    d.file = r.string("file");
+    d.file_plugin = r.string("file_plugin");
+    d.file_options = r.options("file_options");
+    d.origin = r.optional_string("origin");
+    return d;
+}
+
+run_params params_from(const reader& r) {
+    run_params p;
+    p.chunk_bytes = r.integer<std::uint64_t>("chunk_bytes");
+    p.cache = r.enumeration("cache", all_cache_modes);
+    p.sync = r.enumeration("sync", all_sync_modes);
+    // Records written before read modes existed copied: "read" is optional.
+    if (r.has("read")) p.read = r.enumeration("read", all_read_modes);
+    p.repeat = r.integer<unsigned>("repeat");
+    p.warmup = r.integer<unsigned>("warmup");
+    p.min_time = r.real("min_time_s");
+    p.timeout = r.real("timeout_s");
+    p.align_offset = r.integer<std::size_t>("align_offset_bytes");
+    return p;
+}
+
+case_spec case_spec_from(const reader& r) {
+    case_spec c;
+    c.key = r.string("key");
+    c.index = r.integer<std::size_t>("index");
+    c.dataset = dataset_from(r.object("dataset"));
+    const reader f = r.object("format");
+    c.format.label = f.string("label");
+    c.format.plugin = f.string("plugin");
+    c.format.options = f.options("options");
+    c.format.base_label = f.optional_string("base_label");
+    c.format.origin = f.optional_string("origin");
+    c.params = params_from(r.object("params"));
+    return c;
+}
+
+phase_sample phase_from(const reader& r) {
+    return {r.real("wall_s"), r.real("user_s"), r.real("sys_s")};
+}
+
+case_result case_result_from(const reader& r) {
+    case_result c;
+    c.spec = case_spec_from(r);
+    c.status = r.enumeration("status", all_statuses);
+    c.error = r.string("error");
+    c.payload_bytes = r.integer<std::uint64_t>("payload_bytes");
+    c.file_bytes = r.integer<std::uint64_t>("file_bytes");
+    c.peak_rss_bytes = r.integer<std::int64_t>("peak_rss_bytes");
+    c.buffer_alignment = r.integer<std::size_t>("buffer_alignment_bytes");
+    const reader v = r.object("verify");
+    c.verify.checked = v.boolean("checked");
+    c.verify.compared = v.integer<std::uint64_t>("compared");
+    c.verify.mismatches = v.integer<std::uint64_t>("mismatches");
+    c.verify.max_abs_error = v.real("max_abs_error");
+    c.verify.max_rel_error = v.real("max_rel_error");
+    c.verify.lossless_expected = v.boolean("lossless_expected");
+    const reader p = r.object("plugin");
+    c.plugin_version = p.string("version");
+    c.plugin_file = p.string("file");
+    const json& samples = r.array("samples");
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        const reader s(samples[i], fmt::format("{}[{}]", r.sub("samples"), i));
+        repetition rep;
+        rep.write = phase_from(s.object("write"));
+        rep.read = phase_from(s.object("read"));
+        // null = not measured (the struct's -1).
+        rep.resident_fraction = s.at("resident_fraction").is_null() ? -1 : s.real("resident_fraction");
+        c.samples.push_back(rep);
+    }
+    return c;
+}
+
+run_context run_context_from(const reader& r) {
+    run_context c;
+    c.formatbench_version = r.string("formatbench_version");
+    c.date = r.string("date");
+    c.host = r.string("host");
+    c.os = r.string("os");
+    c.kernel = r.string("kernel");
+    c.cpu_model = r.string("cpu_model");
+    c.cores = r.integer<unsigned>("cores");
+    c.memory_bytes = r.integer<std::uint64_t>("memory_bytes");
+    c.data_directory = r.string("data_directory");
+    c.filesystem = r.string("filesystem");
+    c.compiler = r.string("compiler");
+    c.build_type = r.string("build_type");
+    const json& plugins = r.array("plugins");
+    for (std::size_t i = 0; i < plugins.size(); ++i) {
+        const reader p(plugins[i], fmt::format("{}[{}]", r.sub("plugins"), i));
+        c.plugins.push_back({p.string("id"), p.string("version"), p.string("file")});
+    }
+    return c;
+}
+
+study study_from(const reader& r) {
+    study s;
+    s.name = r.string("name");
+    s.description = r.string("description");
+    s.source = r.string("source");
+    s.resolved_yaml = r.string("resolved_yaml");
+    s.baseline = r.string("baseline");
+    s.directory = r.string("directory");
+    s.keep_files = r.boolean("keep_files");
+    s.interleave = r.boolean("interleave");
+    s.isolation = r.enumeration("isolation", all_isolation_modes);
+    const json& outputs = r.array("outputs");
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const reader o(outputs[i], fmt::format("{}[{}]", r.sub("outputs"), i));
+        s.outputs.push_back({o.string("format"), o.string("path")});
+    }
+    const json& paths = r.array("plugin_path");
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        if (!paths[i].is_string())
+            reader::fail(fmt::format("{}[{}]", r.sub("plugin_path"), i),
+                         std::string("expected a string, got ") + paths[i].type_name());
+        s.plugin_path.push_back(paths[i].get<std::string>());
+    }
+    const json& cases = r.array("cases");
+    for (std::size_t i = 0; i < cases.size(); ++i)
+        s.cases.push_back(case_spec_from(reader(cases[i], fmt::format("{}[{}]", r.sub("cases"), i))));
+    return s;
+}
+
+} // namespace
+
+json to_json(const case_spec& c) {
+    return {{"key", c.key},
+            {"index", c.index},
+            {"dataset", dataset_to_json(c.dataset)},
+            {"format",
+             {{"label", c.format.label},
+              {"plugin", c.format.plugin},
+              {"options", options_to_json(c.format.options)},
+              {"base_label", c.format.base_label},
+              {"origin", c.format.origin}}},
+            {"params", params_to_json(c.params)}};
+}
+
+json to_json(const case_result& r) {
+    json j = to_json(r.spec);
+    j["status"] = to_string(r.status);
+    j["error"] = r.error;
+    j["payload_bytes"] = r.payload_bytes;
+    j["file_bytes"] = r.file_bytes;
+    j["size_ratio"] = r.file_bytes > 0
+                          ? number(static_cast<double>(r.payload_bytes) / static_cast<double>(r.file_bytes))
+                          : json(nullptr);
+    j["peak_rss_bytes"] = r.peak_rss_bytes;
+    j["buffer_alignment_bytes"] = r.buffer_alignment;
+    j["verify"] = {{"checked", r.verify.checked},
+                   {"compared", r.verify.compared},
+                   {"mismatches", r.verify.mismatches},
+                   {"max_abs_error", number(r.verify.max_abs_error)},
+                   {"max_rel_error", number(r.verify.max_rel_error)},
+                   {"lossless_expected", r.verify.lossless_expected}};
+    j["plugin"] = {{"version", r.plugin_version}, {"file", r.plugin_file}};
+    json samples = json::array();
+    for (const repetition& rep : r.samples)
+        samples.push_back({{"write", phase_to_json(rep.write)},
+                           {"read", phase_to_json(rep.read)},
+                           {"resident_fraction",
+                            rep.resident_fraction < 0 ? json(nullptr) : number(rep.resident_fraction)}});
+    j["samples"] = samples;
+    j["write"] = phase_summary_to_json(write_times(r), r.payload_bytes);
+    j["read"] = phase_summary_to_json(read_times(r), r.payload_bytes);
+    return j;
+}
+
+json to_json(const run_context& c) {
+    json plugins = json::array();
+    for (const auto& p : c.plugins)
+        plugins.push_back({{"id", p.id}, {"version", p.version}, {"file", p.file}});
+    return {{"formatbench_version", c.formatbench_version},
+            {"date", c.date},
+            {"host", c.host},
+            {"os", c.os},
+            {"kernel", c.kernel},
+            {"cpu_model", c.cpu_model},
+            {"cores", c.cores},
+            {"memory_bytes", c.memory_bytes},
+            {"data_directory", c.data_directory},
+            {"filesystem", c.filesystem},
+            {"compiler", c.compiler},
+            {"build_type", c.build_type},
+            {"plugins", plugins}};
+}
+
+json to_json(const study_result& r) {
+    json cases = json::array();
+    for (const case_result& c : r.cases)
+        cases.push_back(to_json(c));
+    return {{"schema_version", results_schema_version},
+            {"generator", std::string("formatbench ") + FB_VERSION},
+            {"context", to_json(r.context)},
+            {"study", study_to_json(r.spec)},
+            {"cases", cases}};
+}
+
+case_spec case_spec_from_json(const json& j) {
+    return case_spec_from(reader(j, "case"));
+}
+
+case_result case_result_from_json(const json& j) {
+    return case_result_from(reader(j, "case"));
+}
+
+run_context run_context_from_json(const json& j) {
+    return run_context_from(reader(j, "context"));
+}
+
+study_result study_result_from_json(const json& j, const std::string& source) {
+    try {
+        const reader top(j, "");
+        const json& version = top.at("schema_version");
+        if (!version.is_number_integer() || version.get<std::int64_t>() != results_schema_version)
+            reader::fail("schema_version", fmt::format("this formatbench reads results records of schema "
+                                                       "version {}, this one has {}",
+                                                       results_schema_version, version.dump()));
+        study_result r;
+        r.context = run_context_from(top.object("context"));
+        r.spec = study_from(top.object("study"));
+        const json& cases = top.array("cases");
+        for (std::size_t i = 0; i < cases.size(); ++i)
+            r.cases.push_back(case_result_from(reader(cases[i], fmt::format("cases[{}]", i))));
+        return r;
+    } catch (const usage_error& e) {
+        throw usage_error(fmt::format("{}: not a valid formatbench results record: {}", source, e.what()));
+    }
+}
+
+} // namespace formatbench

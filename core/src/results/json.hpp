@@ -1,0 +1,26 @@
+// JSON form of results (the primary, schema-versioned record; see
+// docs/results-schema.json) and its reading back, for --resume and compare.
+#pragma once
+
+#include "results/result.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace formatbench {
+
+inline constexpr int results_schema_version = 1;
+
+nlohmann::json to_json(const case_spec& c);
+nlohmann::json to_json(const case_result& r);
+nlohmann::json to_json(const run_context& c);
+// The whole record: {"schema_version", "context", "study", "cases": [...]}
+nlohmann::json to_json(const study_result& r);
+
+case_spec case_spec_from_json(const nlohmann::json& j);
+case_result case_result_from_json(const nlohmann::json& j);
+run_context run_context_from_json(const nlohmann::json& j);
+// Throws usage_error with the file name when the document is not a results
+// record of a known schema version.
+study_result study_result_from_json(const nlohmann::json& j, const std::string& source);
+
+} // namespace formatbench

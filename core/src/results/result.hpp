@@ -1,0 +1,77 @@
+// What a run produces: per case every sample, verification and status; the
+// context of the machine. Serialised to JSON by results_json.cpp.
+#pragma once
+
+#include "study/study.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace formatbench {
+
+// One timed phase (write: open..close incl. sync; read: open..close).
+struct phase_sample {
+    double wall_s = 0;
+    double user_s = 0;
+    double sys_s = 0;
+};
+
+struct repetition {
+    phase_sample write;
+    phase_sample read;
+    double resident_fraction = -1; // of the file in page cache before read; -1 = not measured
+};
+
+struct verification {
+    bool checked = false;
+    std::uint64_t compared = 0;
+    std::uint64_t mismatches = 0; // bitwise
+    double max_abs_error = 0;
+    double max_rel_error = 0;
+    bool lossless_expected = false;
+};
+
+enum class case_status { ok, failed, crashed, timeout, skipped };
+const char* to_string(case_status s) noexcept;
+
+struct case_result {
+    case_spec spec;
+    case_status status = case_status::ok;
+    std::string error; // reason when not ok
+    std::vector<repetition> samples;
+    std::uint64_t payload_bytes = 0; // count x dtype size
+    std::uint64_t file_bytes = 0;    // on disk after write (0 for no-file plugins)
+    std::int64_t peak_rss_bytes = 0;
+    std::size_t buffer_alignment = 0; // alignment actually used (power of two)
+    verification verify;
+    std::string plugin_version;
+    std::string plugin_file;
+};
+
+struct summary {
+    std::size_t n = 0;
+    double min = 0, median = 0, mean = 0, stddev = 0, cv = 0;
+};
+
+struct run_context {
+    std::string formatbench_version;
+    std::string date; // ISO 8601 UTC
+    std::string host, os, kernel, cpu_model;
+    unsigned cores = 0;
+    std::uint64_t memory_bytes = 0;
+    std::string data_directory, filesystem;
+    std::string compiler, build_type;
+    struct plugin_entry {
+        std::string id, version, file;
+    };
+    std::vector<plugin_entry> plugins;
+};
+
+struct study_result {
+    run_context context;
+    study spec;
+    std::vector<case_result> cases;
+};
+
+} // namespace formatbench

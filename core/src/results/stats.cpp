@@ -1,0 +1,153 @@
+// Sample statistics and the Mann-Whitney U test (see stats.hpp).
+//
+// The p-value of mann_whitney_p is two-sided. Two methods, chosen by the data:
+//  - exact: when both samples have at most exact_limit values and no value
+//    occurs twice in the pooled data, the null distribution of U is counted
+//    exactly (every assignment of ranks is equally likely) with a small dynamic
+//    programme; p = min(1, 2 * min(P(U <= u), P(U >= u))). Benchmarks usually
+//    have 5-20 repetitions, where the normal approximation is poorest.
+//  - normal approximation otherwise: z = (|U - n1 n2 / 2| - 1/2) / sigma with
+//    the tie-corrected sigma^2 = n1 n2 / 12 * ((N + 1) - sum(t^3 - t) / (N (N - 1)))
+//    and p = 2 * (1 - Phi(z)), Phi from boost::math::normal.
+#include "results/stats.hpp"
+
+#include <boost/math/distributions/normal.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace formatbench {
+namespace {
+
+// Largest sample size (per side) for which the exact distribution is used.
+// C(40, 20) ~ 1.4e11 ways, which doubles count without rounding.
+inline constexpr std::size_t exact_limit = 20;
+
+// Number of rank assignments giving each value of U (0 .. n1*n2) for samples
+// of sizes n1 and n2, by the recurrence f(i, j, u) = f(i-1, j, u-j) + f(i, j-1, u):
+// the largest pooled value belongs either to the first sample (it then beats
+// all j values of the second) or to the second.
+std::vector<double> u_frequencies(std::size_t n1, std::size_t n2) {
+    const std::size_t umax = n1 * n2;
+    // table[i][j] is the frequency vector for sizes (i, j); keep one row of i.
+    std::vector<std::vector<double>> prev(n2 + 1), cur(n2 + 1);
+    for (std::size_t j = 0; j <= n2; ++j) { // i = 0: U = 0 only
+        prev[j].assign(umax + 1, 0.0);
+        prev[j][0] = 1.0;
+    }
+    for (std::size_t i = 1; i <= n1; ++i) {
+        cur[0].assign(umax + 1, 0.0);
+        cur[0][0] = 1.0; // j = 0: U = 0 only
+        for (std::size_t j = 1; j <= n2; ++j) {
+            cur[j].assign(umax + 1, 0.0);
+            for (std::size_t u = 0; u <= i * j; ++u) {
+                double v = cur[j - 1][u];
+                if (u >= j) v += prev[j][u - j];
+                cur[j][u] = v;
+            }
+        }
+        std::swap(prev, cur);
+    }
+    return prev[n2];
+}
+
+} // namespace
+
+summary summarize(std::vector<double> samples) {
+    summary s;
+    s.n = samples.size();
+    if (samples.empty()) {
+        // No samples (a failed case): nothing to report; NaN prints as "-"
+        // and is written as null in JSON, never mistaken for a zero time.
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        s.min = s.median = s.mean = s.stddev = s.cv = nan;
+        return s;
+    }
+    std::sort(samples.begin(), samples.end());
+    const std::size_t n = samples.size();
+    s.min = samples.front();
+    s.median = n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+    s.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(n);
+    if (n > 1) {
+        // Two-pass sum of squared deviations: no cancellation for times that
+        // are large compared with their spread.
+        double ss = 0;
+        for (double x : samples)
+            ss += (x - s.mean) * (x - s.mean);
+        s.stddev = std::sqrt(ss / static_cast<double>(n - 1));
+    }
+    s.cv = s.mean != 0 ? s.stddev / s.mean : std::numeric_limits<double>::quiet_NaN();
+    return s;
+}
+
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
+    const std::size_t n1 = a.size(), n2 = b.size();
+    if (n1 == 0 || n2 == 0) return 1.0;
+
+    // Pool, sort, assign mid-ranks to ties; accumulate the tie term.
+    struct item {
+        double value;
+        bool first;
+    };
+    std::vector<item> pooled;
+    pooled.reserve(n1 + n2);
+    for (double x : a)
+        pooled.push_back({x, true});
+    for (double x : b)
+        pooled.push_back({x, false});
+    std::sort(pooled.begin(), pooled.end(), [](const item& l, const item& r) { return l.value < r.value; });
+    const std::size_t n = pooled.size();
+    double rank_sum_a = 0, tie_term = 0;
+    for (std::size_t i = 0; i < n;) {
+        std::size_t j = i;
+        while (j < n && pooled[j].value == pooled[i].value)
+            ++j;
+        const double t = static_cast<double>(j - i);
+        const double mid_rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2;
+        for (std::size_t k = i; k < j; ++k)
+            if (pooled[k].first) rank_sum_a += mid_rank;
+        tie_term += t * t * t - t;
+        i = j;
+    }
+    const double d1 = static_cast<double>(n1), d2 = static_cast<double>(n2), dn = static_cast<double>(n);
+    const double u = rank_sum_a - d1 * (d1 + 1) / 2; // U of the first sample
+    const double mu = d1 * d2 / 2;
+
+    if (tie_term == 0 && n1 <= exact_limit && n2 <= exact_limit) {
+        const std::vector<double> freq = u_frequencies(n1, n2);
+        const double total = std::accumulate(freq.begin(), freq.end(), 0.0); // C(n1+n2, n1)
+        const auto ui = static_cast<std::size_t>(std::llround(u));
+        double lower = 0, upper = 0; // counts of U <= u and U >= u
+        for (std::size_t k = 0; k < freq.size(); ++k) {
+            if (k <= ui) lower += freq[k];
+            if (k >= ui) upper += freq[k];
+        }
+        return std::min(1.0, 2 * std::min(lower, upper) / total);
+    }
+
+    const double variance = d1 * d2 / 12 * ((dn + 1) - tie_term / (dn * (dn - 1)));
+    if (!(variance > 0)) return 1.0; // every value equal: no evidence of a difference
+    const double z = std::max(0.0, std::abs(u - mu) - 0.5) / std::sqrt(variance);
+    const boost::math::normal standard;
+    return std::min(1.0, 2 * boost::math::cdf(boost::math::complement(standard, z)));
+}
+
+std::vector<double> write_times(const case_result& r) {
+    std::vector<double> out;
+    out.reserve(r.samples.size());
+    for (const repetition& rep : r.samples)
+        out.push_back(rep.write.wall_s);
+    return out;
+}
+
+std::vector<double> read_times(const case_result& r) {
+    std::vector<double> out;
+    out.reserve(r.samples.size());
+    for (const repetition& rep : r.samples)
+        out.push_back(rep.read.wall_s);
+    return out;
+}
+
+} // namespace formatbench

@@ -1,0 +1,952 @@
+// Reads a study file into a typed, expanded `study` (docs/config.md is the
+// user's reference). Steps: parse YAML (keeping node positions), apply
+// --set overrides, read each section into "axes" (a key's value or list of
+// values to sweep), multiply the axes into datasets, formats and run
+// parameters, then into cases. Every error is a config_error that starts
+// with FILE:LINE:COLUMN and names the key.
+#include "study/reader.hpp"
+#include "study/schema.hpp"
+#include "study/set.hpp"
+#include "study/sweep.hpp"
+#include "study/values.hpp"
+#include "base/suggest.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace formatbench {
+
+namespace {
+
+using detail::axis;
+using detail::set_override;
+
+template <class E>
+std::optional<E> parse_choice(const std::string& text, std::initializer_list<E> values) {
+    for (E v : values)
+        if (text == to_string(v)) return v;
+    return std::nullopt;
+}
+
+template <class E>
+std::vector<std::string> choice_names(std::initializer_list<E> values) {
+    std::vector<std::string> out;
+    for (E v : values)
+        out.emplace_back(to_string(v));
+    return out;
+}
+
+const auto all_cache = {cache_mode::warm, cache_mode::cold};
+const auto all_sync = {sync_mode::none, sync_mode::close, sync_mode::data};
+const auto all_read = {read_mode::copy, read_mode::view};
+const auto all_distributions = {distribution::uniform, distribution::normal, distribution::smooth,
+                                distribution::constant, distribution::integers};
+const auto all_isolation = {isolation_mode::process, isolation_mode::none};
+const std::vector<std::string> output_formats = {"console", "json", "csv", "markdown", "jsonl"};
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+std::string describe(const YAML::Node& n) {
+    if (!n.IsDefined() || n.IsNull()) return "nothing";
+    if (n.IsMap()) return "a map";
+    if (n.IsSequence()) return "a list";
+    return "'" + n.Scalar() + "'";
+}
+
+std::string child_path(const std::string& parent, const std::string& key) {
+    return parent.empty() ? key : parent + "." + key;
+}
+
+// One typed value syntax: how to parse a scalar and what to say when it
+// does not parse. `choices` feed the "did you mean".
+template <class T>
+struct syntax {
+    std::function<std::optional<T>(const std::string&)> parse;
+    std::string expected;
+    std::vector<std::string> choices = {};
+};
+
+const syntax<std::uint64_t> count_syntax{[](const std::string& s) { return parse_count(s); },
+                                         "a count like 1000000, 1e6 or 10**6 (a whole number, 0 or more)"};
+
+const syntax<double> real_syntax{[](const std::string& s) { return detail::parse_real(s); },
+                                 "a number like 0.5 or 1e3"};
+
+const syntax<std::int64_t> int_syntax{[](const std::string& s) { return detail::parse_int(s); },
+                                      "a whole number like -5 or 100"};
+
+syntax<unsigned> unsigned_syntax(unsigned minimum, std::string expected) {
+    return {[minimum](const std::string& s) -> std::optional<unsigned> {
+                auto v = detail::parse_int(s);
+                if (!v || *v < minimum || *v > 1000000000) return std::nullopt;
+                return static_cast<unsigned>(*v);
+            },
+            std::move(expected)};
+}
+
+template <class E>
+syntax<E> choice_syntax(std::initializer_list<E> values) {
+    auto names = choice_names(values);
+    return {[values](const std::string& s) { return parse_choice(s, values); }, "one of " + join(names, ", "),
+            names};
+}
+
+const syntax<bool> bool_syntax{[](const std::string& s) { return detail::parse_bool(s); }, "true or false"};
+
+// The reader of one study: the source name for messages, the --set
+// overrides (whose values have no position in the file), and the helpers
+// that turn nodes into typed values or errors.
+class reader {
+public:
+    reader(std::string source, std::vector<set_override> overrides)
+        : source_(std::move(source)), overrides_(std::move(overrides)) {}
+
+    const std::string& source() const { return source_; }
+
+    // "FILE:LINE:COLUMN" of `n`, or of the --set override that put it at `path`.
+    std::string where(const YAML::Node& n, const std::string& path) const {
+        YAML::Mark m = n.IsDefined() ? n.Mark() : YAML::Mark();
+        if (const set_override* o = override_for(path)) m = o->mark;
+        if (m.line < 0) m = YAML::Mark();
+        return fmt::format("{}:{}:{}", source_, m.line + 1, m.column + 1);
+    }
+
+    [[noreturn]] void fail(const YAML::Node& n, const std::string& path, const std::string& what) const {
+        const set_override* o = override_for(path);
+        throw config_error(fmt::format("{}: {}{}{}", where(n, path), path.empty() ? "" : path + ": ", what,
+                                       o ? fmt::format(" (from --set '{}')", o->text) : ""));
+    }
+
+    // Unknown and repeated keys of a map; `what` says whose keys they are.
+    void check_keys(const YAML::Node& map, const std::string& path, const std::vector<std::string>* allowed,
+                    const std::string& hint = "") const {
+        std::map<std::string, YAML::Mark> seen;
+        for (const auto& pair : map) {
+            const YAML::Node key = pair.first;
+            if (!key.IsScalar()) fail(key, path, "expected a key name, got " + describe(key));
+            const std::string& name = key.Scalar();
+            if (allowed && !contains(*allowed, name)) {
+                if (path.empty() && contains(detail::run_param_keys, name))
+                    fail(key, path,
+                         fmt::format(
+                             "'{}' is a run parameter: put it under 'defaults:' (for every format) or in a "
+                             "format",
+                             name));
+                fail(key, path,
+                     fmt::format("unknown key '{}'{}; expected one of: {}{}", name,
+                                 did_you_mean(name, *allowed), join(*allowed), hint));
+            }
+            auto [at, inserted] = seen.emplace(name, key.Mark());
+            if (!inserted)
+                fail(key, path,
+                     fmt::format("key '{}' is given twice (first at line {})", name, at->second.line + 1));
+        }
+    }
+
+    // A map, or an error naming what was expected.
+    void require_map(const YAML::Node& n, const std::string& path, const std::string& expected) const {
+        if (!n.IsMap()) fail(n, path, fmt::format("expected {}, got {}", expected, describe(n)));
+    }
+
+    // The value nodes of a sweepable key: the node itself, or each item of a list.
+    std::vector<YAML::Node> alternatives(const YAML::Node& n, const std::string& path,
+                                         const std::string& expected) const {
+        if (n.IsScalar()) return {n};
+        if (n.IsSequence()) {
+            if (n.size() == 0) fail(n, path, "an empty list sweeps nothing; give at least one value");
+            std::vector<YAML::Node> out;
+            for (const auto& item : n) {
+                if (!item.IsScalar())
+                    fail(item, path,
+                         fmt::format("expected {} in the list, got {}", expected, describe(item)));
+                out.push_back(item);
+            }
+            return out;
+        }
+        fail(n, path, fmt::format("expected {} (or a list of them to sweep), got {}", expected, describe(n)));
+    }
+
+    // A typed scalar that may not be swept (top-level settings).
+    template <class T>
+    T single(const YAML::Node& n, const std::string& path, const syntax<T>& s) const {
+        if (!n.IsScalar()) fail(n, path, fmt::format("expected {}, got {}", s.expected, describe(n)));
+        return parse(n, path, s);
+    }
+
+    std::string single_string(const YAML::Node& n, const std::string& path,
+                              const std::string& expected) const {
+        if (!n.IsScalar()) fail(n, path, fmt::format("expected {}, got {}", expected, describe(n)));
+        return n.Scalar();
+    }
+
+    template <class T>
+    T parse(const YAML::Node& n, const std::string& path, const syntax<T>& s) const {
+        auto v = s.parse(n.Scalar());
+        if (!v)
+            fail(n, path,
+                 fmt::format("expected {}, got '{}'{}", s.expected, n.Scalar(),
+                             did_you_mean(n.Scalar(), s.choices)));
+        return *v;
+    }
+
+    // An axis for a sweepable key: each value parsed (errors point at the
+    // list item), and applied to a spec by `set`.
+    template <class Spec, class T, class Set>
+    axis<Spec> make_axis(const YAML::Node& n, const std::string& path, const std::string& key,
+                         const syntax<T>& s, Set set) const {
+        axis<Spec> a;
+        a.key = key;
+        for (const auto& item : alternatives(n, path, s.expected)) {
+            T v = parse(item, path, s);
+            a.texts.push_back(item.Scalar());
+            a.apply.push_back([v, set](Spec& spec) { set(spec, v); });
+        }
+        return a;
+    }
+
+private:
+    // The --set override at `path` or at one of its ancestors (a later
+    // --set wins over an earlier one).
+    const set_override* override_for(const std::string& path) const {
+        const set_override* best = nullptr;
+        for (const auto& o : overrides_) {
+            bool match = path == o.path ||
+                         (path.size() > o.path.size() && path.compare(0, o.path.size(), o.path) == 0 &&
+                          (path[o.path.size()] == '.' || path[o.path.size()] == '['));
+            if (match) best = &o;
+        }
+        return best;
+    }
+
+    std::string source_;
+    std::vector<set_override> overrides_;
+};
+
+// ---- run parameters ----------------------------------------------------------
+
+const syntax<std::uint64_t> chunk_syntax{[](const std::string& s) { return parse_bytes(s); },
+                                         "a size in bytes like 4096, 64k, 1MiB or 'whole'"};
+
+const syntax<std::uint64_t> align_syntax{[](const std::string& s) -> std::optional<std::uint64_t> {
+                                             if (s == "whole") return std::nullopt;
+                                             auto v = parse_bytes(s);
+                                             if (!v || *v >= (1u << 20)) return std::nullopt;
+                                             return v;
+                                         },
+                                         "a byte offset below 1 MiB like 0 or 16"};
+
+const syntax<double> min_time_syntax{[](const std::string& s) { return detail::parse_duration(s); },
+                                     "a duration in seconds like 0.5, 500ms or 2s (0 or more)"};
+
+const syntax<double> timeout_syntax{[](const std::string& s) -> std::optional<double> {
+                                        auto v = detail::parse_duration(s);
+                                        if (!v || *v <= 0) return std::nullopt;
+                                        return v;
+                                    },
+                                    "a duration in seconds like 600, 90s or 10min (more than 0)"};
+
+// Reads the run parameters present in `map` into axes keyed by name.
+void read_run_params(const reader& r, const YAML::Node& map, const std::string& path,
+                     std::map<std::string, axis<run_params>>& out) {
+    static const auto repeat_syntax = unsigned_syntax(1, "a whole number of repetitions, 1 or more");
+    static const auto warmup_syntax = unsigned_syntax(0, "a whole number of warm-up repetitions, 0 or more");
+    static const auto cache_syntax = choice_syntax(all_cache);
+    static const auto sync_syntax = choice_syntax(all_sync);
+    static const auto read_syntax = choice_syntax(all_read);
+    for (const auto& pair : map) {
+        const std::string key = pair.first.Scalar();
+        if (!contains(detail::run_param_keys, key)) continue;
+        const YAML::Node v = pair.second;
+        const std::string p = child_path(path, key);
+        using rp = run_params;
+        if (key == "chunk")
+            out[key] =
+                r.make_axis<rp>(v, p, key, chunk_syntax, [](rp& s, std::uint64_t x) { s.chunk_bytes = x; });
+        else if (key == "cache")
+            out[key] = r.make_axis<rp>(v, p, key, cache_syntax, [](rp& s, cache_mode x) { s.cache = x; });
+        else if (key == "sync")
+            out[key] = r.make_axis<rp>(v, p, key, sync_syntax, [](rp& s, sync_mode x) { s.sync = x; });
+        else if (key == "read")
+            out[key] = r.make_axis<rp>(v, p, key, read_syntax, [](rp& s, read_mode x) { s.read = x; });
+        else if (key == "repeat")
+            out[key] = r.make_axis<rp>(v, p, key, repeat_syntax, [](rp& s, unsigned x) { s.repeat = x; });
+        else if (key == "warmup")
+            out[key] = r.make_axis<rp>(v, p, key, warmup_syntax, [](rp& s, unsigned x) { s.warmup = x; });
+        else if (key == "min_time")
+            out[key] = r.make_axis<rp>(v, p, key, min_time_syntax, [](rp& s, double x) { s.min_time = x; });
+        else if (key == "timeout")
+            out[key] = r.make_axis<rp>(v, p, key, timeout_syntax, [](rp& s, double x) { s.timeout = x; });
+        else if (key == "align_offset")
+            out[key] = r.make_axis<rp>(v, p, key, align_syntax, [](rp& s, std::uint64_t x) {
+                s.align_offset = static_cast<std::size_t>(x);
+            });
+    }
+}
+
+// ---- datasets ----------------------------------------------------------------
+
+struct dataset_entry {
+    YAML::Node node;
+    std::string path;  // "datasets[0]"
+    std::string name;  // explicit name or ""
+    dataset_spec base; // origin set; everything else comes from the axes
+    std::vector<axis<dataset_spec>> axes;
+    std::map<std::string, YAML::Node> given; // distribution parameters given, for the applicability check
+};
+
+// Which distribution uses a parameter key.
+std::optional<distribution> parameter_owner(const std::string& key) {
+    if (key == "mean" || key == "stddev") return distribution::normal;
+    if (key == "value") return distribution::constant;
+    if (key == "low" || key == "high") return distribution::integers;
+    return std::nullopt;
+}
+
+option_list read_options_map(const reader& r, const YAML::Node& n, const std::string& path) {
+    r.require_map(n, path, "a map of option names to values, like {level: 6}");
+    r.check_keys(n, path, nullptr);
+    option_list out;
+    for (const auto& pair : n) {
+        const std::string p = child_path(path, pair.first.Scalar());
+        out.emplace_back(pair.first.Scalar(), r.single_string(pair.second, p, "a single value"));
+    }
+    return out;
+}
+
+std::filesystem::path relative_to_study(const std::string& source_file, const std::string& path) {
+    std::filesystem::path p(path);
+    if (p.is_absolute() || source_file.empty()) return p;
+    return (std::filesystem::path(source_file).parent_path() / p).lexically_normal();
+}
+
+dataset_entry read_dataset(const reader& r, const YAML::Node& n, const std::string& path,
+                           const std::string& source_file) {
+    using ds = dataset_spec;
+    dataset_entry e;
+    e.node = n;
+    e.path = path;
+    r.require_map(n, path, "a dataset (a map with keys like dtype, count and distribution)");
+    r.check_keys(n, path, &detail::dataset_keys);
+    e.base.origin = r.where(n, path);
+    static const auto dtype_syntax = [] {
+        std::vector<std::string> names;
+        for (dtype d : all_dtypes)
+            names.emplace_back(dtype_name(d));
+        return syntax<dtype>{[](const std::string& s) { return parse_dtype(s); },
+                             "a dtype: " + join(names, ", "), names};
+    }();
+    static const auto dist_syntax = choice_syntax(all_distributions);
+
+    const YAML::Node from_file = n["from_file"];
+    std::set<distribution> dists;
+    for (const auto& pair : n) {
+        const YAML::Node key_node = pair.first;
+        const std::string key = key_node.Scalar();
+        const YAML::Node v = pair.second;
+        const std::string p = child_path(path, key);
+        if (from_file.IsDefined() && key != "from_file" && key != "name" && key != "dtype" && key != "count")
+            r.fail(
+                key_node, path,
+                fmt::format("'{}' describes generated data and does not apply to a from_file dataset", key));
+        if (key == "name")
+            e.name = r.single_string(v, p, "a name for the dataset");
+        else if (key == "dtype")
+            e.axes.push_back(r.make_axis<ds>(v, p, key, dtype_syntax, [](ds& s, dtype x) { s.type = x; }));
+        else if (key == "count")
+            e.axes.push_back(
+                r.make_axis<ds>(v, p, key, count_syntax, [](ds& s, std::uint64_t x) { s.count = x; }));
+        else if (key == "distribution") {
+            auto a = r.make_axis<ds>(v, p, key, dist_syntax, [](ds& s, distribution x) { s.dist = x; });
+            for (const auto& item : r.alternatives(v, p, ""))
+                dists.insert(*parse_choice(item.Scalar(), all_distributions));
+            e.axes.push_back(std::move(a));
+        } else if (key == "seed")
+            e.axes.push_back(
+                r.make_axis<ds>(v, p, key, count_syntax, [](ds& s, std::uint64_t x) { s.seed = x; }));
+        else if (key == "value")
+            e.axes.push_back(r.make_axis<ds>(v, p, key, real_syntax, [](ds& s, double x) { s.value = x; }));
+        else if (key == "mean")
+            e.axes.push_back(r.make_axis<ds>(v, p, key, real_syntax, [](ds& s, double x) { s.mean = x; }));
+        else if (key == "stddev")
+            e.axes.push_back(r.make_axis<ds>(v, p, key, real_syntax, [](ds& s, double x) { s.stddev = x; }));
+        else if (key == "low")
+            e.axes.push_back(
+                r.make_axis<ds>(v, p, key, int_syntax, [](ds& s, std::int64_t x) { s.low = x; }));
+        else if (key == "high")
+            e.axes.push_back(
+                r.make_axis<ds>(v, p, key, int_syntax, [](ds& s, std::int64_t x) { s.high = x; }));
+        else if (key == "from_file") {
+            r.require_map(v, p, "a map with path, plugin and options");
+            r.check_keys(v, p, &detail::from_file_keys);
+            const YAML::Node file = v["path"];
+            const YAML::Node plugin = v["plugin"];
+            if (!file.IsDefined()) r.fail(v, p, "missing required key 'path' (the file to read)");
+            if (!plugin.IsDefined())
+                r.fail(v, p, "missing required key 'plugin' (the plugin that reads the file)");
+            e.base.file =
+                relative_to_study(source_file, r.single_string(file, p + ".path", "a file path")).string();
+            e.base.file_plugin = r.single_string(plugin, p + ".plugin", "a plugin id");
+            if (const YAML::Node o = v["options"]; o.IsDefined())
+                e.base.file_options = read_options_map(r, o, p + ".options");
+        }
+        if (parameter_owner(key)) e.given[key] = key_node;
+    }
+    if (from_file.IsDefined() && !n["count"].IsDefined())
+        r.fail(n, path, "a from_file dataset needs 'count' (the number of elements to read from the file)");
+    if (dists.empty()) dists.insert(distribution::uniform);
+    for (const auto& [key, key_node] : e.given) {
+        distribution owner = *parameter_owner(key);
+        if (!dists.count(owner))
+            r.fail(key_node, path,
+                   fmt::format("'{}' applies only to distribution {}; this dataset's distribution is {}", key,
+                               to_string(owner), to_string(*dists.begin())));
+    }
+    return e;
+}
+
+// The value range a dtype holds, for checks of integer and constant data.
+bool fits(dtype d, double v) {
+    switch (d) {
+    case FB_DTYPE_U8: return v >= 0 && v <= 255;
+    case FB_DTYPE_I32:
+        return v >= std::numeric_limits<std::int32_t>::min() && v <= std::numeric_limits<std::int32_t>::max();
+    case FB_DTYPE_I64: return v >= -9.2233720368547758e18 && v < 9.2233720368547758e18;
+    default: return true;
+    }
+}
+
+bool is_integer_dtype(dtype d) {
+    return d == FB_DTYPE_U8 || d == FB_DTYPE_I32 || d == FB_DTYPE_I64;
+}
+
+std::string derived_dataset_name(const dataset_spec& d) {
+    std::string what = d.file.empty() ? to_string(d.dist) : std::filesystem::path(d.file).stem().string();
+    return fmt::format("{}-{}-{}", dtype_name(d.type), what, detail::short_count(d.count));
+}
+
+// Expands one dataset entry and checks what only the combined values show.
+std::vector<dataset_spec> expand_dataset(const reader& r, const dataset_entry& e) {
+    std::vector<detail::expanded<dataset_spec>> all;
+    try {
+        all = detail::cartesian(e.base, e.axes, "dataset");
+    } catch (const config_error&) {
+        throw;
+    } catch (const usage_error& err) {
+        r.fail(e.node, e.path, err.what());
+    }
+    std::vector<dataset_spec> out;
+    for (auto& x : all) {
+        dataset_spec d = std::move(x.spec);
+        // A derived name already shows dtype, distribution and count.
+        d.name = e.name.empty() ? derived_dataset_name(d) : e.name;
+        for (const auto& [key, text] : x.swept)
+            if (!e.name.empty() || (key != "dtype" && key != "distribution" && key != "count"))
+                d.name += fmt::format(" {}={}", key, text);
+        if (d.file.empty()) {
+            if (d.dist == distribution::integers) {
+                if (d.low > d.high)
+                    r.fail(e.node, e.path, fmt::format("low ({}) is above high ({})", d.low, d.high));
+                if (is_integer_dtype(d.type) &&
+                    (!fits(d.type, static_cast<double>(d.low)) || !fits(d.type, static_cast<double>(d.high))))
+                    r.fail(e.node, e.path,
+                           fmt::format("the integer range [{}, {}] does not fit dtype {}", d.low, d.high,
+                                       dtype_name(d.type)));
+            }
+            if (d.dist == distribution::normal && d.stddev < 0)
+                r.fail(e.node, e.path, fmt::format("stddev must not be negative, got {}", d.stddev));
+            if (d.dist == distribution::constant && is_integer_dtype(d.type) &&
+                (!fits(d.type, d.value) || d.value != std::floor(d.value)))
+                r.fail(e.node, e.path,
+                       fmt::format("value {} is not representable in dtype {}", d.value, dtype_name(d.type)));
+        }
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+// ---- formats -----------------------------------------------------------------
+
+struct format_entry {
+    YAML::Node node;
+    std::string path;  // "formats[1]"
+    std::string label; // explicit label or ""
+    format_spec base;
+    std::vector<axis<format_spec>> axes;
+    std::map<std::string, axis<run_params>> run_overrides;
+};
+
+format_entry read_format(const reader& r, const YAML::Node& n, const std::string& path) {
+    using fs = format_spec;
+    format_entry e;
+    e.node = n;
+    e.path = path;
+    e.base.origin = r.where(n, path);
+    static const syntax<std::string> plugin_syntax{[](const std::string& s) -> std::optional<std::string> {
+                                                       if (s.empty()) return std::nullopt;
+                                                       return s;
+                                                   },
+                                                   "a plugin id like raw or zlib"};
+    // `- raw` is shorthand for `- plugin: raw`.
+    if (n.IsScalar()) {
+        e.axes.push_back(
+            r.make_axis<fs>(n, path, "plugin", plugin_syntax, [](fs& s, std::string x) { s.plugin = x; }));
+        return e;
+    }
+    r.require_map(n, path, "a format (a map with plugin, label, options), or a plugin id");
+    const auto keys = detail::format_keys();
+    r.check_keys(n, path, &keys);
+    const YAML::Node plugin = n["plugin"];
+    if (!plugin.IsDefined())
+        r.fail(n, path, "missing required key 'plugin' (a plugin id, see `formatbench plugins`)");
+    e.axes.push_back(r.make_axis<fs>(plugin, path + ".plugin", "plugin", plugin_syntax,
+                                     [](fs& s, std::string x) { s.plugin = x; }));
+    if (const YAML::Node label = n["label"]; label.IsDefined()) {
+        e.label = r.single_string(label, path + ".label", "a label (a single string)");
+        if (e.label.empty()) r.fail(label, path + ".label", "the label must not be empty");
+    }
+    if (const YAML::Node options = n["options"]; options.IsDefined()) {
+        const std::string p = path + ".options";
+        r.require_map(options, p, "a map of option names to values (or lists of values), like {level: 6}");
+        r.check_keys(options, p, nullptr);
+        static const syntax<std::string> option_syntax{
+            [](const std::string& s) { return std::optional<std::string>(s); }, "an option value"};
+        for (const auto& pair : options) {
+            const std::string name = pair.first.Scalar();
+            e.axes.push_back(
+                r.make_axis<fs>(pair.second, child_path(p, name), name, option_syntax,
+                                [name](fs& s, std::string x) { s.options.emplace_back(name, x); }));
+        }
+    }
+    read_run_params(r, n, path, e.run_overrides);
+    return e;
+}
+
+// ---- top level ---------------------------------------------------------------
+
+std::vector<output_spec> read_outputs(const reader& r, const YAML::Node& n) {
+    const std::string path = "outputs";
+    if (!n.IsSequence())
+        r.fail(n, path, "expected a list of outputs like [{format: json, path: results.json}]");
+    static const syntax<std::string> format_syntax{[](const std::string& s) -> std::optional<std::string> {
+                                                       if (!contains(output_formats, s)) return std::nullopt;
+                                                       return s;
+                                                   },
+                                                   "an output format: " + join(output_formats),
+                                                   output_formats};
+    std::vector<output_spec> out;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+        const YAML::Node item = n[i];
+        const std::string p = fmt::format("{}[{}]", path, i);
+        output_spec o;
+        if (item.IsScalar()) {
+            // `- console` is shorthand for `- {format: console}`.
+            o.format = r.single(item, p, format_syntax);
+        } else {
+            r.require_map(item, p, "an output (a map with format and path), or a format name");
+            r.check_keys(item, p, &detail::output_keys);
+            const YAML::Node format = item["format"];
+            if (!format.IsDefined())
+                r.fail(item, p, "missing required key 'format' (" + join(output_formats) + ")");
+            o.format = r.single(format, p + ".format", format_syntax);
+            if (const YAML::Node path_node = item["path"]; path_node.IsDefined())
+                o.path = r.single_string(path_node, p + ".path", "a file path ('-' for standard output)");
+        }
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
+std::string options_text(const option_list& options, bool sorted) {
+    option_list o = options;
+    if (sorted) std::sort(o.begin(), o.end());
+    std::vector<std::string> parts;
+    for (const auto& [k, v] : o)
+        parts.push_back(k + "=" + v);
+    return join(parts, ",");
+}
+
+// The stable identity of a case (docs/config.md): what makes two cases the
+// same measurement. Values are canonical (count 1e6 and 1000000 agree), so
+// rewording a study does not change its keys. Run parameters other than
+// chunk, cache and sync join the key only when they distinguish cases of
+// this study (swept) or change what is measured (align_offset != 0,
+// read: view).
+std::string case_key(const case_spec& c, const std::set<std::string>& swept_params) {
+    const dataset_spec& d = c.dataset;
+    std::string data;
+    if (!d.file.empty()) {
+        data = fmt::format("file={},plugin={},options={}", d.file, d.file_plugin,
+                           options_text(d.file_options, true));
+    } else {
+        data = fmt::format("dist={},seed={}", to_string(d.dist), d.seed);
+        switch (d.dist) {
+        case distribution::normal: data += fmt::format(",mean={},stddev={}", d.mean, d.stddev); break;
+        case distribution::constant: data += fmt::format(",value={}", d.value); break;
+        case distribution::integers: data += fmt::format(",low={},high={}", d.low, d.high); break;
+        default: break;
+        }
+    }
+    const run_params& p = c.params;
+    std::string run =
+        fmt::format("chunk={},cache={},sync={}", p.chunk_bytes, to_string(p.cache), to_string(p.sync));
+    if (p.read != read_mode::copy) run += fmt::format(",read={}", to_string(p.read));
+    if (swept_params.count("repeat")) run += fmt::format(",repeat={}", p.repeat);
+    if (swept_params.count("warmup")) run += fmt::format(",warmup={}", p.warmup);
+    if (swept_params.count("min_time")) run += fmt::format(",min_time={}", p.min_time);
+    if (swept_params.count("timeout")) run += fmt::format(",timeout={}", p.timeout);
+    if (swept_params.count("align_offset") || p.align_offset != 0)
+        run += fmt::format(",align={}", p.align_offset);
+    return fmt::format("{}/{}/{}/{}|{}/{}/{}|{}", d.name, dtype_name(d.type), d.count, data, c.format.label,
+                       c.format.plugin, options_text(c.format.options, true), run);
+}
+
+// Fills in what the study left to defaults, so the record shows every
+// value the run used.
+std::string resolved_text(const YAML::Node& root, const study& s) {
+    YAML::Node out = YAML::Clone(root);
+    if (!out.IsMap()) out.reset(YAML::Node(YAML::NodeType::Map));
+    if (!out["name"].IsDefined()) out["name"] = s.name;
+    YAML::Node defaults = out["defaults"];
+    if (!defaults.IsMap()) {
+        out["defaults"] = YAML::Node(YAML::NodeType::Map);
+        defaults.reset(out["defaults"]);
+    }
+    const run_params p;
+    const std::map<std::string, std::string> fallback = {
+        {"chunk", "whole"},
+        {"cache", to_string(p.cache)},
+        {"sync", to_string(p.sync)},
+        {"read", to_string(p.read)},
+        {"repeat", std::to_string(p.repeat)},
+        {"warmup", std::to_string(p.warmup)},
+        {"min_time", fmt::format("{}", p.min_time)},
+        {"timeout", fmt::format("{}", p.timeout)},
+        {"align_offset", std::to_string(p.align_offset)},
+    };
+    for (const auto& key : detail::run_param_keys)
+        if (!defaults[key].IsDefined()) defaults[key] = fallback.at(key);
+    if (!out["isolation"].IsDefined()) out["isolation"] = to_string(s.isolation);
+    YAML::Emitter e;
+    e << out;
+    return std::string(e.c_str()) + "\n";
+}
+
+study read_study(YAML::Node root, const std::string& source, const std::string& source_file,
+                 const std::vector<std::string>& sets) {
+    auto overrides = detail::apply_sets(root, sets, source);
+    reader r(source, overrides);
+    // Only const lookups from here: yaml-cpp's non-const operator[] inserts
+    // missing keys.
+    const YAML::Node& study_root = root;
+    if (!study_root.IsDefined() || study_root.IsNull())
+        r.fail(study_root, "", "the study is empty; expected a map with at least 'datasets' and 'formats'");
+    r.require_map(study_root, "", "the study to be a map of keys (name, datasets, formats, ...)");
+    r.check_keys(study_root, "", &detail::top_keys);
+
+    study s;
+    s.source = source;
+    if (const YAML::Node n = study_root["name"]; n.IsDefined())
+        s.name = r.single_string(n, "name", "a study name");
+    if (s.name.empty())
+        s.name = source_file.empty() ? source : std::filesystem::path(source_file).stem().string();
+    if (const YAML::Node n = study_root["description"]; n.IsDefined())
+        s.description = r.single_string(n, "description", "a text");
+    if (const YAML::Node n = study_root["directory"]; n.IsDefined())
+        s.directory = r.single_string(n, "directory", "a folder path");
+    if (const YAML::Node n = study_root["keep_files"]; n.IsDefined())
+        s.keep_files = r.single(n, "keep_files", bool_syntax);
+    if (const YAML::Node n = study_root["interleave"]; n.IsDefined())
+        s.interleave = r.single(n, "interleave", bool_syntax);
+    if (const YAML::Node n = study_root["isolation"]; n.IsDefined())
+        s.isolation = r.single(n, "isolation", choice_syntax(all_isolation));
+    if (const YAML::Node n = study_root["outputs"]; n.IsDefined()) s.outputs = read_outputs(r, n);
+    if (const YAML::Node n = study_root["plugin_path"]; n.IsDefined()) {
+        std::vector<YAML::Node> items;
+        if (n.IsSequence())
+            for (const auto& item : n)
+                items.push_back(item);
+        else
+            items.push_back(n);
+        for (std::size_t i = 0; i < items.size(); ++i)
+            s.plugin_path.push_back(
+                relative_to_study(source_file, r.single_string(items[i], fmt::format("plugin_path[{}]", i),
+                                                               "a folder path"))
+                    .string());
+    }
+
+    // Run parameters for every case; formats override them key by key.
+    std::map<std::string, axis<run_params>> defaults;
+    if (const YAML::Node n = study_root["defaults"]; n.IsDefined()) {
+        r.require_map(n, "defaults", "a map of run parameters like {repeat: 5, chunk: whole}");
+        r.check_keys(n, "defaults", &detail::run_param_keys);
+        read_run_params(r, n, "defaults", defaults);
+    }
+
+    const YAML::Node datasets = study_root["datasets"];
+    if (!datasets.IsDefined())
+        r.fail(study_root, "",
+               "missing required key 'datasets' (a list of data sets, e.g. [{dtype: f64, count: 1e6}])");
+    if (!datasets.IsSequence() || datasets.size() == 0)
+        r.fail(datasets, "datasets",
+               "expected a non-empty list of datasets, got " +
+                   (datasets.IsSequence() ? std::string("an empty list") : describe(datasets)));
+    const YAML::Node formats = study_root["formats"];
+    if (!formats.IsDefined())
+        r.fail(study_root, "", "missing required key 'formats' (a list of formats, e.g. [{plugin: raw}])");
+    if (!formats.IsSequence() || formats.size() == 0)
+        r.fail(formats, "formats",
+               "expected a non-empty list of formats, got " +
+                   (formats.IsSequence() ? std::string("an empty list") : describe(formats)));
+
+    // Datasets, expanded, with unique names.
+    std::vector<dataset_spec> all_datasets;
+    std::map<std::string, std::string> dataset_at; // name -> path of its first entry
+    for (std::size_t i = 0; i < datasets.size(); ++i) {
+        const std::string path = fmt::format("datasets[{}]", i);
+        auto entry = read_dataset(r, datasets[i], path, source_file);
+        for (auto& d : expand_dataset(r, entry)) {
+            auto [at, inserted] = dataset_at.emplace(d.name, path);
+            if (!inserted)
+                r.fail(
+                    entry.node, path,
+                    fmt::format("dataset name '{}' is already used by {}; give each dataset its own 'name'",
+                                d.name, at->second));
+            all_datasets.push_back(std::move(d));
+        }
+    }
+
+    // Formats, expanded, with unique labels; each keeps its run-parameter axes.
+    struct expanded_format {
+        format_spec spec;
+        std::vector<axis<run_params>> params;
+        std::set<std::string> swept_params;
+        const format_entry* entry;
+    };
+    std::vector<format_entry> format_entries;
+    format_entries.reserve(formats.size());
+    for (std::size_t i = 0; i < formats.size(); ++i)
+        format_entries.push_back(read_format(r, formats[i], fmt::format("formats[{}]", i)));
+    std::vector<expanded_format> all_formats;
+    std::map<std::string, std::string> label_at;
+    std::set<std::string> base_labels;
+    for (const auto& entry : format_entries) {
+        std::vector<detail::expanded<format_spec>> variants;
+        try {
+            variants = detail::cartesian(entry.base, entry.axes, "format");
+        } catch (const config_error&) {
+            throw;
+        } catch (const usage_error& err) {
+            r.fail(entry.node, entry.path, err.what());
+        }
+        std::map<std::string, axis<run_params>> merged = defaults;
+        for (const auto& [key, a] : entry.run_overrides)
+            merged[key] = a;
+        std::vector<axis<run_params>> params;
+        std::set<std::string> swept_params;
+        for (const auto& key : detail::run_param_keys)
+            if (auto it = merged.find(key); it != merged.end()) {
+                params.push_back(it->second);
+                if (it->second.swept()) swept_params.insert(key);
+            }
+        for (auto& v : variants) {
+            format_spec f = std::move(v.spec);
+            // A label names the format as the user knows it; swept values are
+            // appended so that every variant has its own ("zlib level=1").
+            f.base_label = entry.label.empty() ? f.plugin : entry.label;
+            f.label = f.base_label;
+            for (const auto& [key, text] : v.swept)
+                if (!entry.label.empty() || key != "plugin") f.label += fmt::format(" {}={}", key, text);
+            auto [at, inserted] = label_at.emplace(f.label, entry.path);
+            if (!inserted)
+                r.fail(
+                    entry.node, entry.path,
+                    fmt::format("format label '{}' is already used by {}; give one of them its own 'label'",
+                                f.label, at->second));
+            base_labels.insert(f.base_label);
+            all_formats.push_back({std::move(f), params, swept_params, &entry});
+        }
+    }
+
+    if (const YAML::Node n = study_root["baseline"]; n.IsDefined()) {
+        s.baseline = r.single_string(n, "baseline", "a format label");
+        if (!label_at.count(s.baseline) && !base_labels.count(s.baseline)) {
+            std::vector<std::string> labels;
+            for (const auto& f : all_formats)
+                labels.push_back(f.spec.label);
+            r.fail(n, "baseline",
+                   fmt::format("no format is labelled '{}'{}; the labels are: {}", s.baseline,
+                               did_you_mean(s.baseline, labels), join(labels)));
+        }
+    }
+
+    // Cases: datasets outermost, then formats, then run parameters.
+    std::map<std::string, std::size_t> key_at;
+    for (const auto& d : all_datasets) {
+        for (const auto& f : all_formats) {
+            std::vector<detail::expanded<run_params>> runs;
+            try {
+                runs = detail::cartesian(run_params{}, f.params, "run parameters");
+            } catch (const usage_error& err) {
+                r.fail(f.entry->node, f.entry->path, err.what());
+            }
+            for (auto& run : runs) {
+                case_spec c;
+                c.index = s.cases.size();
+                c.dataset = d;
+                c.format = f.spec;
+                c.params = run.spec;
+                c.key = case_key(c, f.swept_params);
+                if (auto [at, inserted] = key_at.emplace(c.key, c.index); !inserted)
+                    r.fail(f.entry->node, f.entry->path,
+                           fmt::format(
+                               "cases {} and {} are the same measurement (a sweep lists one value twice?)",
+                               at->second, c.index));
+                s.cases.push_back(std::move(c));
+                if (s.cases.size() > detail::max_cases)
+                    r.fail(study_root, "",
+                           fmt::format("the study expands to more than {} cases", detail::max_cases));
+            }
+        }
+    }
+    s.resolved_yaml = resolved_text(root, s);
+    return s;
+}
+
+// YAML (1.2) study files are UTF-8; yaml-cpp would pass invalid bytes
+// through plain scalars but replace them when the study is written back
+// (resolved_yaml), so the record would not name what the file said. Returns
+// the offset of the first byte that is not valid UTF-8, or npos.
+std::size_t first_invalid_utf8(std::string_view t) {
+    std::size_t i = 0;
+    while (i < t.size()) {
+        auto c = static_cast<unsigned char>(t[i]);
+        std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        if (n == 0 || i + n > t.size() || (n == 2 && c < 0xC2)) return i;
+        for (std::size_t k = 1; k < n; ++k)
+            if ((static_cast<unsigned char>(t[i + k]) & 0xC0) != 0x80) return i;
+        auto c1 = static_cast<unsigned char>(t[i + 1 < t.size() ? i + 1 : i]);
+        if ((n == 3 && c == 0xE0 && c1 < 0xA0) || (n == 3 && c == 0xED && c1 >= 0xA0) ||
+            (n == 4 && c == 0xF0 && c1 < 0x90) || (n == 4 && (c > 0xF4 || (c == 0xF4 && c1 >= 0x90))))
+            return i; // overlong, surrogate or beyond U+10FFFF
+        i += n;
+    }
+    return std::string_view::npos;
+}
+
+void check_sets_utf8(const std::vector<std::string>& sets) {
+    for (const auto& set : sets)
+        if (first_invalid_utf8(set) != std::string_view::npos)
+            throw usage_error(fmt::format("--set: not valid UTF-8: '{}'", set));
+}
+
+YAML::Node parse_study_yaml(const std::string& text, const std::string& source) {
+    if (std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos) {
+        std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + bad, '\n'));
+        std::size_t line_start = text.rfind('\n', bad == 0 ? 0 : bad - 1);
+        std::size_t column = bad - (line_start == std::string::npos || bad == 0 ? 0 : line_start + 1) + 1;
+        throw config_error(fmt::format("{}:{}:{}: not valid UTF-8 (byte 0x{:02x}); save the study as UTF-8",
+                                       source, line, column, static_cast<unsigned char>(text[bad])));
+    }
+    try {
+        return YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+        throw config_error(
+            fmt::format("{}:{}:{}: invalid YAML: {}", source, e.mark.line + 1, e.mark.column + 1, e.msg));
+    }
+}
+
+} // namespace
+
+study load_study_text(const std::string& text, const std::string& source,
+                      const std::vector<std::string>& sets) {
+    check_sets_utf8(sets);
+    return read_study(parse_study_yaml(text, source), source, "", sets);
+}
+
+study load_study_file(const std::string& path, const std::vector<std::string>& sets) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw usage_error(fmt::format("cannot read study '{}': {}", path, std::strerror(errno)));
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw usage_error(fmt::format("cannot read study '{}': Is a directory", path));
+    std::ostringstream text;
+    text << in.rdbuf();
+    check_sets_utf8(sets);
+    return read_study(parse_study_yaml(text.str(), path), path, path, sets);
+}
+
+void check_study_plugins(const study& s, const registry& reg) {
+    auto at = [](const std::string& origin) { return origin.empty() ? std::string() : origin + ": "; };
+    std::set<std::string> checked_formats, checked_datasets;
+    std::set<std::pair<std::string, dtype>> checked_dtypes;
+    std::set<std::string> labels, base_labels;
+    for (const auto& c : s.cases) {
+        const format_spec& f = c.format;
+        const dataset_spec& d = c.dataset;
+        labels.insert(f.label);
+        base_labels.insert(f.base_label);
+        const std::string where = at(f.origin) + fmt::format("format '{}': ", f.label);
+        const plugin* p = reg.find(f.plugin);
+        if (!p) {
+            try {
+                reg.get(f.plugin);
+            } catch (const usage_error& e) {
+                throw usage_error(where + e.what());
+            }
+        }
+        if (checked_formats.insert(f.label).second) {
+            try {
+                p->check_options(f.options);
+            } catch (const usage_error& e) {
+                throw usage_error(where + e.what());
+            }
+        }
+        if (c.params.read == read_mode::view && !p->has_extension(FB_EXT_ZERO_COPY_READ_V1)) {
+            std::vector<std::string> offering;
+            for (const auto& q : reg.plugins())
+                if (q->has_extension(FB_EXT_ZERO_COPY_READ_V1)) offering.push_back(q->id());
+            throw usage_error(where +
+                              fmt::format("read: view needs the zero-copy read extension ({}), which plugin "
+                                          "'{}' does not offer (plugins that do: {}); use read: copy "
+                                          "for this format",
+                                          FB_EXT_ZERO_COPY_READ_V1, p->id(),
+                                          offering.empty() ? "none" : join(offering)));
+        }
+        if (checked_dtypes.emplace(f.label, d.type).second && !p->supports(d.type))
+            throw usage_error(
+                where + fmt::format("plugin '{}' does not support dtype {} (dataset '{}'); it supports {}",
+                                    p->id(), dtype_name(d.type), d.name, join(dtype_names(p->dtypes()))));
+        if (!d.file.empty() && checked_datasets.insert(d.name).second) {
+            const std::string dwhere = at(d.origin) + fmt::format("dataset '{}': from_file: ", d.name);
+            try {
+                const plugin& fp = reg.get(d.file_plugin);
+                if (!fp.supports(d.type))
+                    throw usage_error(fmt::format("plugin '{}' does not support dtype {}; it supports {}",
+                                                  fp.id(), dtype_name(d.type),
+                                                  join(dtype_names(fp.dtypes()))));
+                fp.check_options(d.file_options);
+            } catch (const usage_error& e) {
+                throw usage_error(dwhere + e.what());
+            }
+        }
+    }
+    if (!s.baseline.empty() && !labels.count(s.baseline) && !base_labels.count(s.baseline))
+        throw usage_error(fmt::format("{}: baseline: no format is labelled '{}'; the labels are: {}",
+                                      s.source, s.baseline,
+                                      join(std::vector<std::string>(labels.begin(), labels.end()))));
+}
+
+} // namespace formatbench

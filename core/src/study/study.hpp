@@ -1,0 +1,99 @@
+// The typed form of a study after parsing and sweep expansion: what the
+// runner executes. config.cpp builds it from YAML; plan.cpp expands sweeps.
+#pragma once
+
+#include "base/dtype.hpp"
+#include "host/plugin_handle.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace formatbench {
+
+enum class cache_mode { warm, cold };
+enum class sync_mode { none, close, data };
+// How the read phase takes the data: copied into the runner's buffer, or
+// viewed in place through the plugin's zero-copy read extension.
+enum class read_mode { copy, view };
+enum class distribution { uniform, normal, smooth, constant, integers };
+enum class isolation_mode { process, none };
+
+const char* to_string(cache_mode m) noexcept;
+const char* to_string(sync_mode m) noexcept;
+const char* to_string(read_mode m) noexcept;
+const char* to_string(distribution d) noexcept;
+const char* to_string(isolation_mode m) noexcept;
+
+// One data set. Either generated (counter-based: value i depends only on
+// seed and i) or read from a user's file through a plugin.
+struct dataset_spec {
+    std::string name; // unique label within the study
+    dtype type = FB_DTYPE_F64;
+    std::uint64_t count = 1000000;
+    distribution dist = distribution::uniform;
+    std::uint64_t seed = 1;
+    double value = 0;                 // distribution::constant
+    double mean = 0, stddev = 1;      // distribution::normal
+    std::int64_t low = 0, high = 100; // distribution::integers, inclusive
+    // from_file: when `file` is set, the data is `count` elements read from
+    // `file` with plugin `file_plugin` and its options.
+    std::string file;
+    std::string file_plugin;
+    option_list file_options;
+    std::string origin; // "FILE:LINE:COLUMN" of the dataset in the study, for messages ("" if none)
+};
+
+// One format under test: a plugin with one option set.
+struct format_spec {
+    std::string label;  // unique per option set after expansion, e.g. "zlib level=6"
+    std::string plugin; // plugin id
+    option_list options;
+    std::string base_label; // the label before swept values were appended ("zlib"), for baseline matching
+    std::string origin;     // "FILE:LINE:COLUMN" of the format in the study, for messages ("" if none)
+};
+
+// Timing and I/O parameters of a case (each may be swept).
+struct run_params {
+    std::uint64_t chunk_bytes = 0; // 0 = the whole array in one call
+    cache_mode cache = cache_mode::warm;
+    sync_mode sync = sync_mode::none;
+    read_mode read = read_mode::copy;
+    unsigned repeat = 5;          // recorded repetitions, at least
+    unsigned warmup = 1;          // unrecorded repetitions first
+    double min_time = 0;          // seconds of recorded write+read, at least
+    double timeout = 600;         // seconds per case (process isolation only)
+    std::size_t align_offset = 0; // bytes past a page boundary for the buffers
+};
+
+// One expanded case: dataset x format x run parameters.
+struct case_spec {
+    std::size_t index = 0; // position in the plan, from 0
+    std::string key;       // stable identity: same study, same key (used by --resume, compare)
+    dataset_spec dataset;
+    format_spec format;
+    run_params params;
+};
+
+struct output_spec {
+    std::string format; // console | json | csv | markdown | jsonl
+    std::string path;   // "" or "-" = stdout (console: always stdout)
+};
+
+struct study {
+    std::string name;
+    std::string description;
+    std::string source;           // file path, or "<builtin:stream-io>"
+    std::string resolved_yaml;    // the study as resolved (defaults filled, --set applied), for the record
+    std::vector<case_spec> cases; // expanded, in plan order
+    std::string directory;        // where data files go; "" = fresh folder under $TMPDIR
+    bool keep_files = false;
+    std::string baseline;    // a format label (pre- or post-expansion) or ""
+    bool interleave = false; // run repetitions round-robin across cases
+    isolation_mode isolation = isolation_mode::process;
+    std::vector<output_spec> outputs;
+    std::vector<std::string> plugin_path;
+};
+
+} // namespace formatbench
