@@ -136,7 +136,7 @@ def main():
                 rc = run(test_cmd, os.path.join(logs, m["id"] + "-test.log"), timeout=1800)
                 failed = []
                 for line in open(os.path.join(logs, m["id"] + "-test.log")):
-                    g = re.match(r"^\s*\d+/\d+\s+\S+\s+(\S+)\s+(FAIL|TIMEOUT|ERROR)", line)
+                    g = re.match(r"^\s*\d+/\d+\s+\S+ / (\S+)\s+(FAIL|TIMEOUT|ERROR)", line)
                     if g:
                         failed.append(g.group(1))
                 verdict = "caught" if rc != 0 else "SURVIVED"

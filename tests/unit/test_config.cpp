@@ -2,10 +2,10 @@
 // expansion: every bad study file must fail with its position and a clear
 // message, sweeps must multiply in the documented order with stable keys,
 // and --set must reach every key of the schema and nothing else.
-#include "study/reader.hpp"
-#include "study/plan.hpp"
-#include "host/registry.hpp"
 #include "base/suggest.hpp"
+#include "host/registry.hpp"
+#include "study/plan.hpp"
+#include "study/reader.hpp"
 #include "test_registry.hpp"
 
 #include <gtest/gtest.h>
@@ -89,7 +89,7 @@ const bad_case bad_cases[] = {
     {"bad_count.yaml", 8, 14, "datasets[0].count: expected a count like 1000000, 1e6 or 10**6", "got 'lots'"},
     {"bad_distribution.yaml", 2, 29, "datasets[0].distribution: expected one of uniform, normal, smooth",
      "got 'gaussian'"},
-    {"bad_chunk.yaml", 2, 10, "defaults.chunk: expected a size in bytes like 4096, 64k, 1MiB or 'whole'",
+    {"bad_chunk.yaml", 2, 10, "defaults.chunk: expected a size in bytes like 4096, 64KiB, 1MB or 'whole'",
      "got '64q'"},
     {"bad_cache.yaml", 5, 12, "formats[0].cache: expected one of warm, cold, got 'hot'"},
     {"negative_repeat.yaml", 2, 11, "defaults.repeat: expected a whole number of repetitions, 1 or more",
@@ -109,8 +109,6 @@ const bad_case bad_cases[] = {
     {"duplicate_dataset_names.yaml", 3, 5,
      "datasets[1]: dataset name 'f64-uniform-1e3' is already used by datasets[0]"},
     {"empty.yaml", 1, 1, "the study is empty"},
-    {"bad_output_format.yaml", 6, 13, "outputs[0].format: expected an output format",
-     "(did you mean 'json'?)"},
     {"bad_bool.yaml", 5, 13, "keep_files: expected true or false, got 'maybe'"},
     {"bad_duration.yaml", 5, 15, "formats[0].min_time: expected a duration in seconds", "got '5 parsecs'"},
 };
@@ -481,7 +479,7 @@ TEST(config_read, top_level_settings) {
     EXPECT_EQ(s.description, "d");
     EXPECT_EQ(s.directory, "/tmp/x");
     EXPECT_TRUE(s.keep_files);
-    EXPECT_TRUE(s.interleave);
+    EXPECT_EQ(s.schedule, fb::schedule_mode::interleave); // the older spelling
     EXPECT_EQ(s.isolation, fb::isolation_mode::none);
     EXPECT_EQ(s.baseline, "memory");
     ASSERT_EQ(s.outputs.size(), 2u);
@@ -494,6 +492,32 @@ TEST(config_read, top_level_settings) {
     EXPECT_EQ(p.align_offset, 16u);
     EXPECT_EQ(p.warmup, 0u);
     EXPECT_EQ(s.source, "<t>");
+}
+
+TEST(config_read, schedules) {
+    const std::string rest = "datasets: [{count: 1}]\nformats: [memory]\n";
+    EXPECT_EQ(fb::load_study_text(rest, "<t>").schedule, fb::schedule_mode::sequential);
+    auto shuffled = fb::load_study_text("schedule: shuffle\nshuffle_seed: 7\n" + rest, "<t>");
+    EXPECT_EQ(shuffled.schedule, fb::schedule_mode::shuffle);
+    EXPECT_EQ(shuffled.shuffle_seed, 7u);
+    EXPECT_EQ(fb::load_study_text("interleave: false\n" + rest, "<t>").schedule,
+              fb::schedule_mode::sequential);
+    // The resolved study names the schedule, never the older key.
+    auto old = fb::load_study_text("interleave: true\n" + rest, "<t>");
+    EXPECT_NE(old.resolved_yaml.find("schedule: interleave"), std::string::npos) << old.resolved_yaml;
+    EXPECT_EQ(old.resolved_yaml.find("interleave: true"), std::string::npos) << old.resolved_yaml;
+    EXPECT_EQ(fb::load_study_text(old.resolved_yaml, "<r>").schedule, fb::schedule_mode::interleave);
+    std::string both =
+        error_of([&] { fb::load_study_text("interleave: true\nschedule: shuffle\n" + rest, "<t>"); });
+    EXPECT_NE(both.find("<t>:1:13: interleave: give either 'schedule' or the older 'interleave'"),
+              std::string::npos)
+        << both;
+    std::string typo = error_of([&] { fb::load_study_text("schedule: shufle\n" + rest, "<t>"); });
+    EXPECT_NE(
+        typo.find("<t>:1:11: schedule: expected one of sequential, interleave, shuffle, got 'shufle' (did "
+                  "you mean 'shuffle'?)"),
+        std::string::npos)
+        << typo;
 }
 
 TEST(config_read, from_file_and_plugin_path_are_relative_to_the_study) {
@@ -611,9 +635,9 @@ TEST(parse_bytes, decimal_letters_binary_with_ib) {
 }
 
 TEST(parse_bytes, rejects_everything_else) {
-    for (const char* text : {"", "64q", "-1", "0.1B", "0.0001k", "k", "1.2.3", "whole file", "99999999999T",
-                             "1e6", "1Ki", "1iB", "18446744073709551616", "20000000000GB", "1__0", "_1",
-                             "1_", "1 2", "."})
+    for (const char* text :
+         {"", "64q", "-1", "0.1B", "0.0001k", "k", "1.2.3", "whole file", "99999999999T", "1e6", "1Ki", "1iB",
+          "18446744073709551616", "20000000000GB", "1__0", "_1", "1_", "1 2", "."})
         EXPECT_EQ(fb::parse_bytes(text), std::nullopt) << text;
 }
 

@@ -14,10 +14,12 @@
 //    not know, so a later minor addition does not break older readers.
 #include "results/json.hpp"
 
-#include "build_config.hpp"
+#include "study/fields.hpp"
+
 #include "base/error.hpp"
-#include "results/stats.hpp"
 #include "base/suggest.hpp"
+#include "build_config.hpp"
+#include "results/stats.hpp"
 
 #include <fmt/format.h>
 
@@ -63,32 +65,21 @@ json phase_summary_to_json(const std::vector<double>& times, std::uint64_t paylo
 }
 
 json dataset_to_json(const dataset_spec& d) {
-    return {{"name", d.name},
-            {"dtype", dtype_name(d.type)},
-            {"count", d.count},
-            {"distribution", to_string(d.dist)},
-            {"seed", d.seed},
-            {"value", number(d.value)},
-            {"mean", number(d.mean)},
-            {"stddev", number(d.stddev)},
-            {"low", d.low},
-            {"high", d.high},
-            {"file", d.file},
-            {"file_plugin", d.file_plugin},
-            {"file_options", options_to_json(d.file_options)},
-            {"origin", d.origin}};
+    json j{{"name", d.name}};
+    for (const auto& f : dataset_fields())
+        j[f.json_name] = f.to_json(d);
+    j["file"] = d.file;
+    j["file_plugin"] = d.file_plugin;
+    j["file_options"] = options_to_json(d.file_options);
+    j["origin"] = d.origin;
+    return j;
 }
 
 json params_to_json(const run_params& p) {
-    return {{"chunk_bytes", p.chunk_bytes},
-            {"cache", to_string(p.cache)},
-            {"sync", to_string(p.sync)},
-            {"read", to_string(p.read)},
-            {"repeat", p.repeat},
-            {"warmup", p.warmup},
-            {"min_time_s", number(p.min_time)},
-            {"timeout_s", number(p.timeout)},
-            {"align_offset_bytes", p.align_offset}};
+    json j = json::object();
+    for (const auto& f : run_fields())
+        j[f.json_name] = f.to_json(p);
+    return j;
 }
 
 json study_to_json(const study& s) {
@@ -98,18 +89,17 @@ json study_to_json(const study& s) {
     json cases = json::array();
     for (const case_spec& c : s.cases)
         cases.push_back(to_json(c));
-    return {{"name", s.name},
-            {"description", s.description},
-            {"source", s.source},
-            {"resolved_yaml", s.resolved_yaml},
-            {"baseline", s.baseline},
-            {"directory", s.directory},
-            {"keep_files", s.keep_files},
-            {"interleave", s.interleave},
-            {"isolation", to_string(s.isolation)},
-            {"outputs", outputs},
-            {"plugin_path", s.plugin_path},
-            {"cases", cases}};
+    json j{{"name", s.name},
+           {"description", s.description},
+           {"source", s.source},
+           {"resolved_yaml", s.resolved_yaml},
+           {"baseline", s.baseline}};
+    for (const auto& f : study_fields())
+        j[f.json_name] = f.to_json(s);
+    j["outputs"] = outputs;
+    j["plugin_path"] = s.plugin_path;
+    j["cases"] = cases;
+    return j;
 }
 
 // --- reading ---------------------------------------------------------------
@@ -213,6 +203,23 @@ public:
                                    did_you_mean(text, names), join(names)));
     }
 
+    // Every row of a field table, into `spec`; a row absent from an older
+    // record keeps its default when the table allows it.
+    template <class Spec>
+    void fields(const std::vector<field<Spec>>& table, Spec& spec) const {
+        for (const auto& f : table) {
+            if (!has(f.json_name.c_str())) {
+                if (f.json_optional) continue;
+                fail(path_, fmt::format("missing key '{}'", f.json_name));
+            }
+            try {
+                f.from_json(spec, at(f.json_name.c_str()));
+            } catch (const std::invalid_argument& e) {
+                fail(sub(f.json_name.c_str()), e.what());
+            }
+        }
+    }
+
     [[noreturn]] static void fail(const std::string& path, const std::string& what) {
         throw usage_error(path.empty() ? what : path + ": " + what);
     }
@@ -224,37 +231,13 @@ private:
     std::string path_;
 };
 
-constexpr cache_mode all_cache_modes[] = {cache_mode::warm, cache_mode::cold};
-constexpr sync_mode all_sync_modes[] = {sync_mode::none, sync_mode::close, sync_mode::data};
-constexpr read_mode all_read_modes[] = {read_mode::copy, read_mode::view};
-constexpr distribution all_distributions[] = {distribution::uniform, distribution::normal,
-                                              distribution::smooth, distribution::constant,
-                                              distribution::integers};
-constexpr isolation_mode all_isolation_modes[] = {isolation_mode::process, isolation_mode::none};
 constexpr case_status all_statuses[] = {case_status::ok, case_status::failed, case_status::crashed,
                                         case_status::timeout, case_status::skipped};
 
 dataset_spec dataset_from(const reader& r) {
     dataset_spec d;
     d.name = r.string("name");
-    const std::string type = r.string("dtype");
-    const auto parsed = parse_dtype(type);
-    if (!parsed) {
-        std::vector<std::string> names;
-        for (dtype t : all_dtypes)
-            names.emplace_back(dtype_name(t));
-        reader::fail(r.sub("dtype"),
-                     fmt::format("unknown dtype '{}'; expected one of {}", type, join(names)));
-    }
-    d.type = *parsed;
-    d.count = r.integer<std::uint64_t>("count");
-    d.dist = r.enumeration("distribution", all_distributions);
-    d.seed = r.integer<std::uint64_t>("seed");
-    d.value = r.real("value");
-    d.mean = r.real("mean");
-    d.stddev = r.real("stddev");
-    d.low = r.integer<std::int64_t>("low");
-    d.high = r.integer<std::int64_t>("high");
+    r.fields(dataset_fields(), d);
     d.file = r.string("file");
     d.file_plugin = r.string("file_plugin");
     d.file_options = r.options("file_options");
@@ -264,16 +247,7 @@ dataset_spec dataset_from(const reader& r) {
 
 run_params params_from(const reader& r) {
     run_params p;
-    p.chunk_bytes = r.integer<std::uint64_t>("chunk_bytes");
-    p.cache = r.enumeration("cache", all_cache_modes);
-    p.sync = r.enumeration("sync", all_sync_modes);
-    // Records written before read modes existed copied: "read" is optional.
-    if (r.has("read")) p.read = r.enumeration("read", all_read_modes);
-    p.repeat = r.integer<unsigned>("repeat");
-    p.warmup = r.integer<unsigned>("warmup");
-    p.min_time = r.real("min_time_s");
-    p.timeout = r.real("timeout_s");
-    p.align_offset = r.integer<std::size_t>("align_offset_bytes");
+    r.fields(run_fields(), p);
     return p;
 }
 
@@ -357,10 +331,10 @@ study study_from(const reader& r) {
     s.source = r.string("source");
     s.resolved_yaml = r.string("resolved_yaml");
     s.baseline = r.string("baseline");
-    s.directory = r.string("directory");
-    s.keep_files = r.boolean("keep_files");
-    s.interleave = r.boolean("interleave");
-    s.isolation = r.enumeration("isolation", all_isolation_modes);
+    r.fields(study_fields(), s);
+    // Schema 1 said whether repetitions were interleaved.
+    if (!r.has("schedule") && r.has("interleave") && r.boolean("interleave"))
+        s.schedule = schedule_mode::interleave;
     const json& outputs = r.array("outputs");
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         const reader o(outputs[i], fmt::format("{}[{}]", r.sub("outputs"), i));
@@ -470,9 +444,10 @@ study_result study_result_from_json(const json& j, const std::string& source) {
     try {
         const reader top(j, "");
         const json& version = top.at("schema_version");
-        if (!version.is_number_integer() || version.get<std::int64_t>() != results_schema_version)
+        if (!version.is_number_integer() || version.get<std::int64_t>() < 1 ||
+            version.get<std::int64_t>() > results_schema_version)
             reader::fail("schema_version", fmt::format("this formatbench reads results records of schema "
-                                                       "version {}, this one has {}",
+                                                       "versions 1 to {}, this one has {}",
                                                        results_schema_version, version.dump()));
         study_result r;
         r.context = run_context_from(top.object("context"));

@@ -8,7 +8,9 @@
 
 namespace formatbench {
 
-inline constexpr int results_schema_version = 1;
+// 2: the study's `schedule` and `shuffle_seed` replace `interleave`. Records
+// of version 1 are still read.
+inline constexpr int results_schema_version = 2;
 
 nlohmann::json to_json(const case_spec& c);
 nlohmann::json to_json(const case_result& r);

@@ -233,7 +233,7 @@ run_outcome run_study(const study& s, const registry& reg, const runner_options&
         result.cases.push_back(std::move(r));
     };
 
-    if (!s.interleave) {
+    if (s.schedule == schedule_mode::sequential) {
         for (const auto& c : s.cases) {
             if (auto it = done.find(c.key); it != done.end()) {
                 result.cases.push_back(it->second);

@@ -1,31 +1,18 @@
 // Shows an expanded study: one line per case (describe_case) and the aligned
 // table `formatbench plan` prints. Expansion itself happens while the study
-// is read (config.cpp, config_sweep.hpp), so that errors keep their position.
+// is read (reader.cpp, sweep.hpp), so that errors keep their position. The
+// run-parameter columns come from the field table (fields.hpp).
 #include "study/plan.hpp"
 #include "base/suggest.hpp"
+#include "study/fields.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <set>
 
 namespace formatbench {
 namespace {
-
-// Exact, readable byte sizes: 65536 -> "64KiB", 1000 -> "1000", 0 -> "whole".
-std::string chunk_text(std::uint64_t bytes) {
-    if (bytes == 0) return "whole";
-    static const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
-    std::string unit;
-    std::uint64_t v = bytes;
-    for (const char* u : units) {
-        if (v % 1024 != 0) break;
-        v /= 1024;
-        unit = u;
-    }
-    return std::to_string(v) + unit;
-}
 
 std::string options_text(const option_list& options) {
     std::vector<std::string> parts;
@@ -34,12 +21,21 @@ std::string options_text(const option_list& options) {
     return parts.empty() ? "-" : join(parts, " ");
 }
 
+std::string upper(std::string s) {
+    for (char& c : s)
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    return s;
+}
+
 } // namespace
 
 std::string describe_case(const case_spec& c) {
-    return fmt::format("{} | {} | chunk {} | {} | sync {}{}", c.dataset.name, c.format.label,
-                       chunk_text(c.params.chunk_bytes), to_string(c.params.cache), to_string(c.params.sync),
-                       c.params.read == read_mode::view ? " | read view" : "");
+    const auto& f = run_fields();
+    std::string text = fmt::format("{} | {} | chunk {} | {} | sync {}", c.dataset.name, c.format.label,
+                                   find_field(f, "chunk")->text(c.params), to_string(c.params.cache),
+                                   to_string(c.params.sync));
+    if (c.params.read == read_mode::view) text += " | read view";
+    return text;
 }
 
 void print_plan(const study& s, std::ostream& out) {
@@ -54,28 +50,39 @@ void print_plan(const study& s, std::ostream& out) {
     if (!s.description.empty()) out << "  " << s.description << "\n";
     out << "\n";
 
-    constexpr std::size_t columns = 13;
-    using row = std::array<std::string, columns>;
-    std::vector<row> rows{{"#", "DATASET", "DTYPE", "COUNT", "FORMAT", "PLUGIN", "OPTIONS", "CHUNK", "CACHE",
-                           "SYNC", "READ", "REPEAT", "WARMUP"}};
+    // Run parameters: a column each when the table names one or when the
+    // cases differ in it; otherwise one note under the table.
+    std::vector<const field<run_params>*> columns, notes;
+    for (const auto& f : run_fields()) {
+        bool varies = false;
+        for (const auto& c : s.cases)
+            varies |= !f.same(c.params, s.cases.front().params);
+        (f.column.empty() && !varies ? notes : columns).push_back(&f);
+    }
+    using row = std::vector<std::string>;
+    std::vector<row> rows{{"#", "DATASET", "DTYPE", "COUNT", "FORMAT", "PLUGIN", "OPTIONS"}};
+    for (const auto* f : columns)
+        rows[0].push_back(f->column.empty() ? upper(f->key) : f->column);
     for (const auto& c : s.cases) {
         std::string count = c.dataset.file.empty() ? std::to_string(c.dataset.count)
                                                    : std::to_string(c.dataset.count) + " (file)";
-        rows.push_back({std::to_string(c.index), c.dataset.name, dtype_name(c.dataset.type), count,
-                        c.format.label, c.format.plugin, options_text(c.format.options),
-                        chunk_text(c.params.chunk_bytes), to_string(c.params.cache), to_string(c.params.sync),
-                        to_string(c.params.read), std::to_string(c.params.repeat),
-                        std::to_string(c.params.warmup)});
+        row r = {std::to_string(c.index), c.dataset.name,  dtype_name(c.dataset.type),    count,
+                 c.format.label,          c.format.plugin, options_text(c.format.options)};
+        for (const auto* f : columns)
+            r.push_back(f->text(c.params));
+        rows.push_back(std::move(r));
     }
-    std::array<std::size_t, columns> width{};
+    std::vector<std::size_t> width(rows[0].size(), 0);
     for (const auto& r : rows)
-        for (std::size_t i = 0; i < columns; ++i)
+        for (std::size_t i = 0; i < r.size(); ++i)
             width[i] = std::max(width[i], r[i].size());
-    // Numbers read best right-aligned: index, count, repeat, warm-up.
-    auto right = [](std::size_t i) { return i == 0 || i == 3 || i == 10 || i == 11; };
+    // Numbers read best right-aligned: the index, the count, repetitions.
+    auto right = [&](std::size_t i) {
+        return i == 0 || i == 3 || rows[0][i] == "REPEAT" || rows[0][i] == "WARMUP";
+    };
     for (const auto& r : rows) {
         std::string line;
-        for (std::size_t i = 0; i < columns; ++i) {
+        for (std::size_t i = 0; i < r.size(); ++i) {
             if (i) line += "  ";
             line += right(i) ? fmt::format("{:>{}}", r[i], width[i]) : fmt::format("{:<{}}", r[i], width[i]);
         }
@@ -84,34 +91,29 @@ void print_plan(const study& s, std::ostream& out) {
         out << line << "\n";
     }
 
-    // Settings that apply to every case and are not default.
-    std::vector<std::string> notes;
-    notes.push_back(
+    // Settings that apply to every case.
+    std::vector<std::string> lines;
+    lines.push_back(
         "directory: " + (s.directory.empty() ? std::string("a fresh folder under $TMPDIR") : s.directory) +
         (s.keep_files ? " (files kept)" : ""));
-    if (!s.baseline.empty()) notes.push_back("baseline: " + s.baseline);
-    notes.push_back(std::string("isolation: ") + to_string(s.isolation) +
-                    (s.interleave ? ", interleaved" : ""));
-    if (!s.cases.empty()) {
-        const run_params& p = s.cases.front().params;
-        bool same = std::all_of(s.cases.begin(), s.cases.end(), [&](const case_spec& c) {
-            return c.params.min_time == p.min_time && c.params.timeout == p.timeout &&
-                   c.params.align_offset == p.align_offset;
-        });
-        if (same)
-            notes.push_back(fmt::format("min_time: {}s, timeout: {}s, align_offset: {}", p.min_time,
-                                        p.timeout, p.align_offset));
-        else
-            notes.push_back("min_time, timeout or align_offset differ between cases");
+    if (!s.baseline.empty()) lines.push_back("baseline: " + s.baseline);
+    lines.push_back(
+        fmt::format("isolation: {}, schedule: {}{}", to_string(s.isolation), to_string(s.schedule),
+                    s.schedule == schedule_mode::shuffle ? fmt::format(" (seed {})", s.shuffle_seed) : ""));
+    if (!s.cases.empty() && !notes.empty()) {
+        std::vector<std::string> parts;
+        for (const auto* f : notes)
+            parts.push_back(f->key + ": " + f->text(s.cases.front().params));
+        lines.push_back(join(parts));
     }
     if (!s.outputs.empty()) {
         std::vector<std::string> outs;
         for (const auto& o : s.outputs)
             outs.push_back(o.path.empty() ? o.format : o.format + " -> " + o.path);
-        notes.push_back("outputs: " + join(outs));
+        lines.push_back("outputs: " + join(outs));
     }
     out << "\n";
-    for (const auto& n : notes)
+    for (const auto& n : lines)
         out << "  " << n << "\n";
 }
 

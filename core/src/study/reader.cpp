@@ -5,11 +5,14 @@
 // parameters, then into cases. Every error is a config_error that starts
 // with FILE:LINE:COLUMN and names the key.
 #include "study/reader.hpp"
+#include "base/suggest.hpp"
+#include "study/fields.hpp"
+#include "study/identity.hpp"
 #include "study/schema.hpp"
 #include "study/set.hpp"
 #include "study/sweep.hpp"
+#include "study/syntax.hpp"
 #include "study/values.hpp"
-#include "base/suggest.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -32,28 +35,9 @@ namespace {
 using detail::axis;
 using detail::set_override;
 
-template <class E>
-std::optional<E> parse_choice(const std::string& text, std::initializer_list<E> values) {
-    for (E v : values)
-        if (text == to_string(v)) return v;
-    return std::nullopt;
-}
-
-template <class E>
-std::vector<std::string> choice_names(std::initializer_list<E> values) {
-    std::vector<std::string> out;
-    for (E v : values)
-        out.emplace_back(to_string(v));
-    return out;
-}
-
-const auto all_cache = {cache_mode::warm, cache_mode::cold};
-const auto all_sync = {sync_mode::none, sync_mode::close, sync_mode::data};
-const auto all_read = {read_mode::copy, read_mode::view};
-const auto all_distributions = {distribution::uniform, distribution::normal, distribution::smooth,
-                                distribution::constant, distribution::integers};
-const auto all_isolation = {isolation_mode::process, isolation_mode::none};
-const std::vector<std::string> output_formats = {"console", "json", "csv", "markdown", "jsonl"};
+// Output names are checked against the output table (report/outputs.hpp)
+// after reading, where the study's outputs are used: the study layer does
+// not know the reporters.
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
     return std::find(v.begin(), v.end(), s) != v.end();
@@ -69,42 +53,6 @@ std::string describe(const YAML::Node& n) {
 std::string child_path(const std::string& parent, const std::string& key) {
     return parent.empty() ? key : parent + "." + key;
 }
-
-// One typed value syntax: how to parse a scalar and what to say when it
-// does not parse. `choices` feed the "did you mean".
-template <class T>
-struct syntax {
-    std::function<std::optional<T>(const std::string&)> parse;
-    std::string expected;
-    std::vector<std::string> choices = {};
-};
-
-const syntax<std::uint64_t> count_syntax{[](const std::string& s) { return parse_count(s); },
-                                         "a count like 1000000, 1e6 or 10**6 (a whole number, 0 or more)"};
-
-const syntax<double> real_syntax{[](const std::string& s) { return detail::parse_real(s); },
-                                 "a number like 0.5 or 1e3"};
-
-const syntax<std::int64_t> int_syntax{[](const std::string& s) { return detail::parse_int(s); },
-                                      "a whole number like -5 or 100"};
-
-syntax<unsigned> unsigned_syntax(unsigned minimum, std::string expected) {
-    return {[minimum](const std::string& s) -> std::optional<unsigned> {
-                auto v = detail::parse_int(s);
-                if (!v || *v < minimum || *v > 1000000000) return std::nullopt;
-                return static_cast<unsigned>(*v);
-            },
-            std::move(expected)};
-}
-
-template <class E>
-syntax<E> choice_syntax(std::initializer_list<E> values) {
-    auto names = choice_names(values);
-    return {[values](const std::string& s) { return parse_choice(s, values); }, "one of " + join(names, ", "),
-            names};
-}
-
-const syntax<bool> bool_syntax{[](const std::string& s) { return detail::parse_bool(s); }, "true or false"};
 
 // The reader of one study: the source name for messages, the --set
 // overrides (whose values have no position in the file), and the helpers
@@ -139,7 +87,7 @@ public:
             if (!key.IsScalar()) fail(key, path, "expected a key name, got " + describe(key));
             const std::string& name = key.Scalar();
             if (allowed && !contains(*allowed, name)) {
-                if (path.empty() && contains(detail::run_param_keys, name))
+                if (path.empty() && contains(detail::run_param_keys(), name))
                     fail(key, path,
                          fmt::format(
                              "'{}' is a run parameter: put it under 'defaults:' (for every format) or in a "
@@ -202,6 +150,36 @@ public:
         return *v;
     }
 
+    // An axis for a key of a field table: each value parsed (errors point
+    // at the list item).
+    template <class Spec>
+    axis<Spec> field_axis(const YAML::Node& n, const std::string& path, const field<Spec>& f) const {
+        axis<Spec> a;
+        a.key = f.key;
+        for (const auto& item : alternatives(n, path, f.expected)) {
+            auto set = f.parse(item.Scalar());
+            if (!set)
+                fail(item, path,
+                     fmt::format("expected {}, got '{}'{}", f.expected, item.Scalar(),
+                                 did_you_mean(item.Scalar(), f.choices)));
+            a.texts.push_back(item.Scalar());
+            a.apply.push_back(*set);
+        }
+        return a;
+    }
+
+    // A single (not sweepable) value of a field table's key.
+    template <class Spec>
+    void single_field(const YAML::Node& n, const std::string& path, const field<Spec>& f, Spec& spec) const {
+        if (!n.IsScalar()) fail(n, path, fmt::format("expected {}, got {}", f.expected, describe(n)));
+        auto set = f.parse(n.Scalar());
+        if (!set)
+            fail(n, path,
+                 fmt::format("expected {}, got '{}'{}", f.expected, n.Scalar(),
+                             did_you_mean(n.Scalar(), f.choices)));
+        (*set)(spec);
+    }
+
     // An axis for a sweepable key: each value parsed (errors point at the
     // list item), and applied to a spec by `set`.
     template <class Spec, class T, class Set>
@@ -237,62 +215,13 @@ private:
 
 // ---- run parameters ----------------------------------------------------------
 
-const syntax<std::uint64_t> chunk_syntax{[](const std::string& s) { return parse_bytes(s); },
-                                         "a size in bytes like 4096, 64k, 1MiB or 'whole'"};
-
-const syntax<std::uint64_t> align_syntax{[](const std::string& s) -> std::optional<std::uint64_t> {
-                                             if (s == "whole") return std::nullopt;
-                                             auto v = parse_bytes(s);
-                                             if (!v || *v >= (1u << 20)) return std::nullopt;
-                                             return v;
-                                         },
-                                         "a byte offset below 1 MiB like 0 or 16"};
-
-const syntax<double> min_time_syntax{[](const std::string& s) { return detail::parse_duration(s); },
-                                     "a duration in seconds like 0.5, 500ms or 2s (0 or more)"};
-
-const syntax<double> timeout_syntax{[](const std::string& s) -> std::optional<double> {
-                                        auto v = detail::parse_duration(s);
-                                        if (!v || *v <= 0) return std::nullopt;
-                                        return v;
-                                    },
-                                    "a duration in seconds like 600, 90s or 10min (more than 0)"};
-
 // Reads the run parameters present in `map` into axes keyed by name.
 void read_run_params(const reader& r, const YAML::Node& map, const std::string& path,
                      std::map<std::string, axis<run_params>>& out) {
-    static const auto repeat_syntax = unsigned_syntax(1, "a whole number of repetitions, 1 or more");
-    static const auto warmup_syntax = unsigned_syntax(0, "a whole number of warm-up repetitions, 0 or more");
-    static const auto cache_syntax = choice_syntax(all_cache);
-    static const auto sync_syntax = choice_syntax(all_sync);
-    static const auto read_syntax = choice_syntax(all_read);
     for (const auto& pair : map) {
         const std::string key = pair.first.Scalar();
-        if (!contains(detail::run_param_keys, key)) continue;
-        const YAML::Node v = pair.second;
-        const std::string p = child_path(path, key);
-        using rp = run_params;
-        if (key == "chunk")
-            out[key] =
-                r.make_axis<rp>(v, p, key, chunk_syntax, [](rp& s, std::uint64_t x) { s.chunk_bytes = x; });
-        else if (key == "cache")
-            out[key] = r.make_axis<rp>(v, p, key, cache_syntax, [](rp& s, cache_mode x) { s.cache = x; });
-        else if (key == "sync")
-            out[key] = r.make_axis<rp>(v, p, key, sync_syntax, [](rp& s, sync_mode x) { s.sync = x; });
-        else if (key == "read")
-            out[key] = r.make_axis<rp>(v, p, key, read_syntax, [](rp& s, read_mode x) { s.read = x; });
-        else if (key == "repeat")
-            out[key] = r.make_axis<rp>(v, p, key, repeat_syntax, [](rp& s, unsigned x) { s.repeat = x; });
-        else if (key == "warmup")
-            out[key] = r.make_axis<rp>(v, p, key, warmup_syntax, [](rp& s, unsigned x) { s.warmup = x; });
-        else if (key == "min_time")
-            out[key] = r.make_axis<rp>(v, p, key, min_time_syntax, [](rp& s, double x) { s.min_time = x; });
-        else if (key == "timeout")
-            out[key] = r.make_axis<rp>(v, p, key, timeout_syntax, [](rp& s, double x) { s.timeout = x; });
-        else if (key == "align_offset")
-            out[key] = r.make_axis<rp>(v, p, key, align_syntax, [](rp& s, std::uint64_t x) {
-                s.align_offset = static_cast<std::size_t>(x);
-            });
+        if (const field<run_params>* f = find_field(run_fields(), key))
+            out[key] = r.field_axis(pair.second, child_path(path, key), *f);
     }
 }
 
@@ -334,21 +263,13 @@ std::filesystem::path relative_to_study(const std::string& source_file, const st
 
 dataset_entry read_dataset(const reader& r, const YAML::Node& n, const std::string& path,
                            const std::string& source_file) {
-    using ds = dataset_spec;
     dataset_entry e;
     e.node = n;
     e.path = path;
     r.require_map(n, path, "a dataset (a map with keys like dtype, count and distribution)");
-    r.check_keys(n, path, &detail::dataset_keys);
+    static const auto keys = detail::dataset_keys();
+    r.check_keys(n, path, &keys);
     e.base.origin = r.where(n, path);
-    static const auto dtype_syntax = [] {
-        std::vector<std::string> names;
-        for (dtype d : all_dtypes)
-            names.emplace_back(dtype_name(d));
-        return syntax<dtype>{[](const std::string& s) { return parse_dtype(s); },
-                             "a dtype: " + join(names, ", "), names};
-    }();
-    static const auto dist_syntax = choice_syntax(all_distributions);
 
     const YAML::Node from_file = n["from_file"];
     std::set<distribution> dists;
@@ -361,34 +282,17 @@ dataset_entry read_dataset(const reader& r, const YAML::Node& n, const std::stri
             r.fail(
                 key_node, path,
                 fmt::format("'{}' describes generated data and does not apply to a from_file dataset", key));
-        if (key == "name")
+        if (key == "name") {
             e.name = r.single_string(v, p, "a name for the dataset");
-        else if (key == "dtype")
-            e.axes.push_back(r.make_axis<ds>(v, p, key, dtype_syntax, [](ds& s, dtype x) { s.type = x; }));
-        else if (key == "count")
-            e.axes.push_back(
-                r.make_axis<ds>(v, p, key, count_syntax, [](ds& s, std::uint64_t x) { s.count = x; }));
-        else if (key == "distribution") {
-            auto a = r.make_axis<ds>(v, p, key, dist_syntax, [](ds& s, distribution x) { s.dist = x; });
-            for (const auto& item : r.alternatives(v, p, ""))
-                dists.insert(*parse_choice(item.Scalar(), all_distributions));
-            e.axes.push_back(std::move(a));
-        } else if (key == "seed")
-            e.axes.push_back(
-                r.make_axis<ds>(v, p, key, count_syntax, [](ds& s, std::uint64_t x) { s.seed = x; }));
-        else if (key == "value")
-            e.axes.push_back(r.make_axis<ds>(v, p, key, real_syntax, [](ds& s, double x) { s.value = x; }));
-        else if (key == "mean")
-            e.axes.push_back(r.make_axis<ds>(v, p, key, real_syntax, [](ds& s, double x) { s.mean = x; }));
-        else if (key == "stddev")
-            e.axes.push_back(r.make_axis<ds>(v, p, key, real_syntax, [](ds& s, double x) { s.stddev = x; }));
-        else if (key == "low")
-            e.axes.push_back(
-                r.make_axis<ds>(v, p, key, int_syntax, [](ds& s, std::int64_t x) { s.low = x; }));
-        else if (key == "high")
-            e.axes.push_back(
-                r.make_axis<ds>(v, p, key, int_syntax, [](ds& s, std::int64_t x) { s.high = x; }));
-        else if (key == "from_file") {
+        } else if (const field<dataset_spec>* f = find_field(dataset_fields(), key)) {
+            e.axes.push_back(r.field_axis(v, p, *f));
+            if (key == "distribution")
+                for (auto& apply : e.axes.back().apply) {
+                    dataset_spec probe;
+                    apply(probe);
+                    dists.insert(probe.dist);
+                }
+        } else if (key == "from_file") {
             r.require_map(v, p, "a map with path, plugin and options");
             r.check_keys(v, p, &detail::from_file_keys);
             const YAML::Node file = v["path"];
@@ -540,12 +444,13 @@ std::vector<output_spec> read_outputs(const reader& r, const YAML::Node& n) {
     const std::string path = "outputs";
     if (!n.IsSequence())
         r.fail(n, path, "expected a list of outputs like [{format: json, path: results.json}]");
+    // Any name here: the output table (report/outputs.hpp) checks it, with
+    // this position, before anything runs.
     static const syntax<std::string> format_syntax{[](const std::string& s) -> std::optional<std::string> {
-                                                       if (!contains(output_formats, s)) return std::nullopt;
+                                                       if (s.empty()) return std::nullopt;
                                                        return s;
                                                    },
-                                                   "an output format: " + join(output_formats),
-                                                   output_formats};
+                                                   "an output format such as json or csv"};
     std::vector<output_spec> out;
     for (std::size_t i = 0; i < n.size(); ++i) {
         const YAML::Node item = n[i];
@@ -554,63 +459,20 @@ std::vector<output_spec> read_outputs(const reader& r, const YAML::Node& n) {
         if (item.IsScalar()) {
             // `- console` is shorthand for `- {format: console}`.
             o.format = r.single(item, p, format_syntax);
+            o.origin = r.where(item, p);
         } else {
             r.require_map(item, p, "an output (a map with format and path), or a format name");
             r.check_keys(item, p, &detail::output_keys);
             const YAML::Node format = item["format"];
-            if (!format.IsDefined())
-                r.fail(item, p, "missing required key 'format' (" + join(output_formats) + ")");
+            if (!format.IsDefined()) r.fail(item, p, "missing required key 'format' (json, csv, ...)");
             o.format = r.single(format, p + ".format", format_syntax);
+            o.origin = r.where(format, p + ".format");
             if (const YAML::Node path_node = item["path"]; path_node.IsDefined())
                 o.path = r.single_string(path_node, p + ".path", "a file path ('-' for standard output)");
         }
         out.push_back(std::move(o));
     }
     return out;
-}
-
-std::string options_text(const option_list& options, bool sorted) {
-    option_list o = options;
-    if (sorted) std::sort(o.begin(), o.end());
-    std::vector<std::string> parts;
-    for (const auto& [k, v] : o)
-        parts.push_back(k + "=" + v);
-    return join(parts, ",");
-}
-
-// The stable identity of a case (docs/config.md): what makes two cases the
-// same measurement. Values are canonical (count 1e6 and 1000000 agree), so
-// rewording a study does not change its keys. Run parameters other than
-// chunk, cache and sync join the key only when they distinguish cases of
-// this study (swept) or change what is measured (align_offset != 0,
-// read: view).
-std::string case_key(const case_spec& c, const std::set<std::string>& swept_params) {
-    const dataset_spec& d = c.dataset;
-    std::string data;
-    if (!d.file.empty()) {
-        data = fmt::format("file={},plugin={},options={}", d.file, d.file_plugin,
-                           options_text(d.file_options, true));
-    } else {
-        data = fmt::format("dist={},seed={}", to_string(d.dist), d.seed);
-        switch (d.dist) {
-        case distribution::normal: data += fmt::format(",mean={},stddev={}", d.mean, d.stddev); break;
-        case distribution::constant: data += fmt::format(",value={}", d.value); break;
-        case distribution::integers: data += fmt::format(",low={},high={}", d.low, d.high); break;
-        default: break;
-        }
-    }
-    const run_params& p = c.params;
-    std::string run =
-        fmt::format("chunk={},cache={},sync={}", p.chunk_bytes, to_string(p.cache), to_string(p.sync));
-    if (p.read != read_mode::copy) run += fmt::format(",read={}", to_string(p.read));
-    if (swept_params.count("repeat")) run += fmt::format(",repeat={}", p.repeat);
-    if (swept_params.count("warmup")) run += fmt::format(",warmup={}", p.warmup);
-    if (swept_params.count("min_time")) run += fmt::format(",min_time={}", p.min_time);
-    if (swept_params.count("timeout")) run += fmt::format(",timeout={}", p.timeout);
-    if (swept_params.count("align_offset") || p.align_offset != 0)
-        run += fmt::format(",align={}", p.align_offset);
-    return fmt::format("{}/{}/{}/{}|{}/{}/{}|{}", d.name, dtype_name(d.type), d.count, data, c.format.label,
-                       c.format.plugin, options_text(c.format.options, true), run);
 }
 
 // Fills in what the study left to defaults, so the record shows every
@@ -625,20 +487,13 @@ std::string resolved_text(const YAML::Node& root, const study& s) {
         defaults.reset(out["defaults"]);
     }
     const run_params p;
-    const std::map<std::string, std::string> fallback = {
-        {"chunk", "whole"},
-        {"cache", to_string(p.cache)},
-        {"sync", to_string(p.sync)},
-        {"read", to_string(p.read)},
-        {"repeat", std::to_string(p.repeat)},
-        {"warmup", std::to_string(p.warmup)},
-        {"min_time", fmt::format("{}", p.min_time)},
-        {"timeout", fmt::format("{}", p.timeout)},
-        {"align_offset", std::to_string(p.align_offset)},
-    };
-    for (const auto& key : detail::run_param_keys)
-        if (!defaults[key].IsDefined()) defaults[key] = fallback.at(key);
-    if (!out["isolation"].IsDefined()) out["isolation"] = to_string(s.isolation);
+    for (const auto& f : run_fields())
+        if (!defaults[f.key].IsDefined()) defaults[f.key] = f.text(p);
+    // Study-wide settings as the run used them (the older `interleave` key
+    // becomes the schedule it stood for).
+    out.remove("interleave");
+    for (const auto& f : study_fields())
+        if (!out[f.key].IsDefined() || f.key == "schedule") out[f.key] = f.text(s);
     YAML::Emitter e;
     e << out;
     return std::string(e.c_str()) + "\n";
@@ -654,7 +509,8 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
     if (!study_root.IsDefined() || study_root.IsNull())
         r.fail(study_root, "", "the study is empty; expected a map with at least 'datasets' and 'formats'");
     r.require_map(study_root, "", "the study to be a map of keys (name, datasets, formats, ...)");
-    r.check_keys(study_root, "", &detail::top_keys);
+    static const auto top_keys = detail::top_keys();
+    r.check_keys(study_root, "", &top_keys);
 
     study s;
     s.source = source;
@@ -664,14 +520,15 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
         s.name = source_file.empty() ? source : std::filesystem::path(source_file).stem().string();
     if (const YAML::Node n = study_root["description"]; n.IsDefined())
         s.description = r.single_string(n, "description", "a text");
-    if (const YAML::Node n = study_root["directory"]; n.IsDefined())
-        s.directory = r.single_string(n, "directory", "a folder path");
-    if (const YAML::Node n = study_root["keep_files"]; n.IsDefined())
-        s.keep_files = r.single(n, "keep_files", bool_syntax);
-    if (const YAML::Node n = study_root["interleave"]; n.IsDefined())
-        s.interleave = r.single(n, "interleave", bool_syntax);
-    if (const YAML::Node n = study_root["isolation"]; n.IsDefined())
-        s.isolation = r.single(n, "isolation", choice_syntax(all_isolation));
+    for (const auto& f : study_fields())
+        if (const YAML::Node n = study_root[f.key]; n.IsDefined()) r.single_field(n, f.key, f, s);
+    if (const YAML::Node n = study_root["interleave"]; n.IsDefined()) {
+        static const syntax<bool> legacy{[](const std::string& t) { return detail::parse_bool(t); },
+                                         "true or false (or use schedule: interleave)"};
+        if (study_root["schedule"].IsDefined())
+            r.fail(n, "interleave", "give either 'schedule' or the older 'interleave', not both");
+        if (r.single(n, "interleave", legacy)) s.schedule = schedule_mode::interleave;
+    }
     if (const YAML::Node n = study_root["outputs"]; n.IsDefined()) s.outputs = read_outputs(r, n);
     if (const YAML::Node n = study_root["plugin_path"]; n.IsDefined()) {
         std::vector<YAML::Node> items;
@@ -691,7 +548,8 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
     std::map<std::string, axis<run_params>> defaults;
     if (const YAML::Node n = study_root["defaults"]; n.IsDefined()) {
         r.require_map(n, "defaults", "a map of run parameters like {repeat: 5, chunk: whole}");
-        r.check_keys(n, "defaults", &detail::run_param_keys);
+        static const auto run_keys = detail::run_param_keys();
+        r.check_keys(n, "defaults", &run_keys);
         read_run_params(r, n, "defaults", defaults);
     }
 
@@ -732,7 +590,6 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
     struct expanded_format {
         format_spec spec;
         std::vector<axis<run_params>> params;
-        std::set<std::string> swept_params;
         const format_entry* entry;
     };
     std::vector<format_entry> format_entries;
@@ -755,12 +612,8 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
         for (const auto& [key, a] : entry.run_overrides)
             merged[key] = a;
         std::vector<axis<run_params>> params;
-        std::set<std::string> swept_params;
-        for (const auto& key : detail::run_param_keys)
-            if (auto it = merged.find(key); it != merged.end()) {
-                params.push_back(it->second);
-                if (it->second.swept()) swept_params.insert(key);
-            }
+        for (const auto& f : run_fields())
+            if (auto it = merged.find(f.key); it != merged.end()) params.push_back(it->second);
         for (auto& v : variants) {
             format_spec f = std::move(v.spec);
             // A label names the format as the user knows it; swept values are
@@ -776,7 +629,7 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
                     fmt::format("format label '{}' is already used by {}; give one of them its own 'label'",
                                 f.label, at->second));
             base_labels.insert(f.base_label);
-            all_formats.push_back({std::move(f), params, swept_params, &entry});
+            all_formats.push_back({std::move(f), params, &entry});
         }
     }
 
@@ -793,7 +646,7 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
     }
 
     // Cases: datasets outermost, then formats, then run parameters.
-    std::map<std::string, std::size_t> key_at;
+    std::vector<const format_entry*> entry_of; // by case index, for messages
     for (const auto& d : all_datasets) {
         for (const auto& f : all_formats) {
             std::vector<detail::expanded<run_params>> runs;
@@ -808,19 +661,21 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
                 c.dataset = d;
                 c.format = f.spec;
                 c.params = run.spec;
-                c.key = case_key(c, f.swept_params);
-                if (auto [at, inserted] = key_at.emplace(c.key, c.index); !inserted)
-                    r.fail(f.entry->node, f.entry->path,
-                           fmt::format(
-                               "cases {} and {} are the same measurement (a sweep lists one value twice?)",
-                               at->second, c.index));
                 s.cases.push_back(std::move(c));
+                entry_of.push_back(f.entry);
                 if (s.cases.size() > detail::max_cases)
                     r.fail(study_root, "",
                            fmt::format("the study expands to more than {} cases", detail::max_cases));
             }
         }
     }
+    assign_identities(s.cases);
+    std::map<std::string, std::size_t> key_at;
+    for (const case_spec& c : s.cases)
+        if (auto [at, inserted] = key_at.emplace(c.key, c.index); !inserted)
+            r.fail(entry_of[c.index]->node, entry_of[c.index]->path,
+                   fmt::format("cases {} and {} are the same measurement (a sweep lists one value twice?)",
+                               at->second, c.index));
     s.resolved_yaml = resolved_text(root, s);
     return s;
 }

@@ -1,38 +1,49 @@
-// The keys a study file may contain, in one place, so that the reader
-// (config.cpp) and the --set path check (config_set.cpp) agree and both can
-// suggest the closest valid key.
+// The keys a study file may contain, per section, so that the reader
+// (reader.cpp) and the --set path check (set.cpp) agree and both can suggest
+// the closest valid key. Keys of the field tables (fields.hpp) come from
+// there; the others are read by hand.
 #pragma once
+
+#include "study/fields.hpp"
 
 #include <string>
 #include <vector>
 
 namespace formatbench::detail {
 
-inline const std::vector<std::string> top_keys = {
-    "name",       "description", "defaults",   "datasets",  "formats", "directory",
-    "keep_files", "baseline",    "interleave", "isolation", "outputs", "plugin_path",
-};
+// `interleave: true` is the older spelling of `schedule: interleave`.
+inline std::vector<std::string> top_keys() {
+    std::vector<std::string> keys = {"name",     "description", "defaults",    "datasets",  "formats",
+                                     "baseline", "outputs",     "plugin_path", "interleave"};
+    for (const auto& k : field_keys(study_fields()))
+        keys.push_back(k);
+    return keys;
+}
 
-// Run parameters: under `defaults` and in any format. Their order is the
-// order in which swept run parameters multiply (first = outermost).
-inline const std::vector<std::string> run_param_keys = {
-    "chunk", "cache", "sync", "read", "repeat", "warmup", "min_time", "timeout", "align_offset",
-};
+// Run parameters: under `defaults` and in any format.
+inline std::vector<std::string> run_param_keys() {
+    return field_keys(run_fields());
+}
 
-inline const std::vector<std::string> dataset_keys = {
-    "name", "dtype", "count", "distribution", "seed", "value", "mean", "stddev", "low", "high", "from_file",
-};
+inline std::vector<std::string> dataset_keys() {
+    std::vector<std::string> keys = {"name"};
+    for (const auto& k : field_keys(dataset_fields()))
+        keys.push_back(k);
+    keys.push_back("from_file");
+    return keys;
+}
 
 inline const std::vector<std::string> from_file_keys = {"path", "plugin", "options"};
 
-// Format keys are these plus run_param_keys.
+// Format keys are these plus the run parameters.
 inline const std::vector<std::string> format_own_keys = {"plugin", "label", "options"};
 
 inline const std::vector<std::string> output_keys = {"format", "path"};
 
 inline std::vector<std::string> format_keys() {
     std::vector<std::string> keys = format_own_keys;
-    keys.insert(keys.end(), run_param_keys.begin(), run_param_keys.end());
+    for (const auto& k : run_param_keys())
+        keys.push_back(k);
     return keys;
 }
 

@@ -4,9 +4,9 @@
 // misspelt key an error (with a suggestion) instead of a silently ignored
 // override.
 #include "study/set.hpp"
+#include "base/suggest.hpp"
 #include "study/reader.hpp"
 #include "study/schema.hpp"
-#include "base/suggest.hpp"
 
 #include <fmt/format.h>
 
@@ -38,10 +38,13 @@ bool is_list(kind k) {
 
 const std::vector<std::string>* allowed_keys(kind k) {
     static const std::vector<std::string> format = format_keys();
+    static const std::vector<std::string> top = top_keys();
+    static const std::vector<std::string> run = run_param_keys();
+    static const std::vector<std::string> dataset = dataset_keys();
     switch (k) {
-    case kind::top: return &top_keys;
-    case kind::run_map: return &run_param_keys;
-    case kind::dataset: return &dataset_keys;
+    case kind::top: return &top;
+    case kind::run_map: return &run;
+    case kind::dataset: return &dataset;
     case kind::from_file: return &from_file_keys;
     case kind::format: return &format;
     case kind::output: return &output_keys;
@@ -115,7 +118,7 @@ set_override apply_one(YAML::Node& root, const std::string& text, const std::str
             "'{}' is not a key path; write keys separated by dots, e.g. formats.1.options.level", key_text));
     // `repeat=10` is shorthand for `defaults.repeat=10`: run parameters are
     // the overrides people reach for most.
-    if (std::find(run_param_keys.begin(), run_param_keys.end(), segments[0]) != run_param_keys.end())
+    if (const auto run = run_param_keys(); std::find(run.begin(), run.end(), segments[0]) != run.end())
         segments.insert(segments.begin(), "defaults");
 
     if (!root.IsDefined() || root.IsNull()) root.reset(YAML::Node(YAML::NodeType::Map));
@@ -170,7 +173,8 @@ set_override apply_one(YAML::Node& root, const std::string& text, const std::str
             if (allowed && std::find(allowed->begin(), allowed->end(), seg) == allowed->end()) {
                 std::vector<std::string> candidates = *allowed;
                 if (k == kind::top)
-                    candidates.insert(candidates.end(), run_param_keys.begin(), run_param_keys.end());
+                    for (const auto& key : run_param_keys())
+                        candidates.push_back(key);
                 w.fail(fmt::format("{} has no key '{}'{}; its keys are: {}",
                                    canonical.empty() ? "a study" : "'" + canonical + "'", seg,
                                    did_you_mean(seg, candidates), join(*allowed)));

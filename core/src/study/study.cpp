@@ -1,7 +1,6 @@
-// Names of the study and result enumerations, as they appear in study files,
-// the JSON record and reports.
+// Names of the study enumerations, as they appear in study files, the JSON
+// record and reports.
 #include "study/study.hpp"
-#include "results/result.hpp"
 
 namespace formatbench {
 
@@ -37,13 +36,11 @@ const char* to_string(isolation_mode m) noexcept {
     return m == isolation_mode::process ? "process" : "none";
 }
 
-const char* to_string(case_status s) noexcept {
-    switch (s) {
-    case case_status::ok: return "ok";
-    case case_status::failed: return "failed";
-    case case_status::crashed: return "crashed";
-    case case_status::timeout: return "timeout";
-    case case_status::skipped: return "skipped";
+const char* to_string(schedule_mode m) noexcept {
+    switch (m) {
+    case schedule_mode::sequential: return "sequential";
+    case schedule_mode::interleave: return "interleave";
+    case schedule_mode::shuffle: return "shuffle";
     }
     return "?";
 }

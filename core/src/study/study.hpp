@@ -1,5 +1,6 @@
 // The typed form of a study after parsing and sweep expansion: what the
-// runner executes. config.cpp builds it from YAML; plan.cpp expands sweeps.
+// runner executes. reader.cpp builds it from YAML, expanding sweeps; the
+// field tables (fields.hpp) say what each key means everywhere else.
 #pragma once
 
 #include "base/dtype.hpp"
@@ -19,12 +20,25 @@ enum class sync_mode { none, close, data };
 enum class read_mode { copy, view };
 enum class distribution { uniform, normal, smooth, constant, integers };
 enum class isolation_mode { process, none };
+// The order in which repetitions of the study's cases run (docs/methodology.md).
+enum class schedule_mode { sequential, interleave, shuffle };
+
+inline constexpr cache_mode all_cache_modes[] = {cache_mode::warm, cache_mode::cold};
+inline constexpr sync_mode all_sync_modes[] = {sync_mode::none, sync_mode::close, sync_mode::data};
+inline constexpr read_mode all_read_modes[] = {read_mode::copy, read_mode::view};
+inline constexpr distribution all_distributions[] = {distribution::uniform, distribution::normal,
+                                                     distribution::smooth, distribution::constant,
+                                                     distribution::integers};
+inline constexpr isolation_mode all_isolation_modes[] = {isolation_mode::process, isolation_mode::none};
+inline constexpr schedule_mode all_schedule_modes[] = {schedule_mode::sequential, schedule_mode::interleave,
+                                                       schedule_mode::shuffle};
 
 const char* to_string(cache_mode m) noexcept;
 const char* to_string(sync_mode m) noexcept;
 const char* to_string(read_mode m) noexcept;
 const char* to_string(distribution d) noexcept;
 const char* to_string(isolation_mode m) noexcept;
+const char* to_string(schedule_mode m) noexcept;
 
 // One data set. Either generated (counter-based: value i depends only on
 // seed and i) or read from a user's file through a plugin.
@@ -67,18 +81,25 @@ struct run_params {
     std::size_t align_offset = 0; // bytes past a page boundary for the buffers
 };
 
+// What makes two cases the same measurement (identity.hpp): named fields
+// with canonical values, in a fixed order. --resume and compare match cases
+// field by field; `key` is its text form.
+using case_identity = std::vector<std::pair<std::string, std::string>>;
+
 // One expanded case: dataset x format x run parameters.
 struct case_spec {
     std::size_t index = 0; // position in the plan, from 0
-    std::string key;       // stable identity: same study, same key (used by --resume, compare)
+    case_identity identity;
+    std::string key; // the identity as text (identity.hpp's key_text), for logs and messages
     dataset_spec dataset;
     format_spec format;
     run_params params;
 };
 
 struct output_spec {
-    std::string format; // console | json | csv | markdown | jsonl
+    std::string format; // a name of the output table (report/outputs.hpp): json, csv, ...
     std::string path;   // "" or "-" = stdout (console: always stdout)
+    std::string origin; // "FILE:LINE:COLUMN" in the study, for messages ("" if none)
 };
 
 struct study {
@@ -89,8 +110,9 @@ struct study {
     std::vector<case_spec> cases; // expanded, in plan order
     std::string directory;        // where data files go; "" = fresh folder under $TMPDIR
     bool keep_files = false;
-    std::string baseline;    // a format label (pre- or post-expansion) or ""
-    bool interleave = false; // run repetitions round-robin across cases
+    std::string baseline; // a format label (pre- or post-expansion) or ""
+    schedule_mode schedule = schedule_mode::sequential;
+    std::uint64_t shuffle_seed = 1; // schedule: shuffle
     isolation_mode isolation = isolation_mode::process;
     std::vector<output_spec> outputs;
     std::vector<std::string> plugin_path;
