@@ -1,6 +1,7 @@
 // Unit tests of compare (core/src/results/compare.hpp) on synthetic records:
 // matching by key and by options, ratios, geometric mean, unmatched and not
 // comparable cases, the unreliable flag and the threshold gate.
+#include "report/compare_output.hpp"
 #include "results/compare.hpp"
 #include "base/error.hpp"
 #include "synthetic.hpp"

@@ -3,6 +3,7 @@
 // slower (docs/compare.md). Exit status: 0, or 1 when --threshold is given
 // and a case is significantly slower by more than it; 2 for bad input.
 #include "cli/commands.hpp"
+#include "report/compare_output.hpp"
 #include "results/compare.hpp"
 #include "base/error.hpp"
 

@@ -5,6 +5,7 @@
 // (no samples, no file, no baseline) is an empty field.
 #include "report/reporters.hpp"
 #include "report/table.hpp"
+#include "study/fields.hpp"
 
 #include <fmt/format.h>
 
@@ -30,46 +31,22 @@ std::string num(double v) {
     return std::isfinite(v) ? fmt::format("{}", v) : "";
 }
 
-const std::vector<std::string> columns = {"index",
-                                          "key",
-                                          "dataset",
-                                          "dtype",
-                                          "count",
-                                          "format",
-                                          "plugin",
-                                          "options",
-                                          "chunk_bytes",
-                                          "cache",
-                                          "sync",
-                                          "read",
-                                          "align_offset_bytes",
-                                          "status",
-                                          "error",
-                                          "n",
-                                          "write_median_s",
-                                          "write_min_s",
-                                          "write_mean_s",
-                                          "write_stddev_s",
-                                          "write_cv",
-                                          "read_median_s",
-                                          "read_min_s",
-                                          "read_mean_s",
-                                          "read_stddev_s",
-                                          "read_cv",
-                                          "write_mb_s",
-                                          "read_mb_s",
-                                          "payload_bytes",
-                                          "file_bytes",
-                                          "size_ratio",
-                                          "resident_fraction",
-                                          "peak_rss_bytes",
-                                          "verify_checked",
-                                          "compared",
-                                          "mismatches",
-                                          "max_abs_error",
-                                          "max_rel_error",
-                                          "write_speedup",
-                                          "read_speedup"};
+// The run parameters' columns come from the field table (fields.hpp), under
+// their JSON names, in table order.
+std::vector<std::string> columns() {
+    std::vector<std::string> c = {"index", "key", "dataset", "dtype", "count", "format", "plugin", "options"};
+    for (const auto& f : run_fields())
+        c.push_back(f.json_name);
+    for (const char* name :
+         {"status",         "error",          "n",          "write_median_s",    "write_min_s",
+          "write_mean_s",   "write_stddev_s", "write_cv",   "read_median_s",     "read_min_s",
+          "read_mean_s",    "read_stddev_s",  "read_cv",    "write_mb_s",        "read_mb_s",
+          "payload_bytes",  "file_bytes",     "size_ratio", "resident_fraction", "peak_rss_bytes",
+          "verify_checked", "compared",       "mismatches", "max_abs_error",     "max_rel_error",
+          "write_speedup",  "read_speedup"})
+        c.emplace_back(name);
+    return c;
+}
 
 class csv_reporter final : public reporter {
 public:
@@ -82,7 +59,7 @@ public:
             }
             out << line << "\r\n";
         };
-        emit(columns);
+        emit(columns());
         for (const case_result& c : r.cases) {
             const case_spec& s = c.spec;
             const std::vector<double> w = write_times(c), rd = read_times(c);
@@ -92,47 +69,41 @@ public:
                 options += (options.empty() ? "" : ";") + name + "=" + value;
             const case_result* base = find_baseline(r.cases, c, r.spec.baseline);
             std::vector<std::string> row = {
-                std::to_string(s.index),
-                s.key,
-                s.dataset.name,
-                dtype_name(s.dataset.type),
-                std::to_string(s.dataset.count),
-                s.format.label,
-                s.format.plugin,
-                options,
-                std::to_string(s.params.chunk_bytes),
-                to_string(s.params.cache),
-                to_string(s.params.sync),
-                to_string(s.params.read),
-                std::to_string(s.params.align_offset),
-                to_string(c.status),
-                c.error,
-                std::to_string(c.samples.size()),
-                num(sw.median),
-                num(sw.min),
-                num(sw.mean),
-                num(sw.stddev),
-                num(sw.cv),
-                num(sr.median),
-                num(sr.min),
-                num(sr.mean),
-                num(sr.stddev),
-                num(sr.cv),
-                num(throughput_mb_s(c.payload_bytes, sw.median)),
-                num(throughput_mb_s(c.payload_bytes, sr.median)),
-                std::to_string(c.payload_bytes),
-                std::to_string(c.file_bytes),
-                num(size_ratio(c)),
-                num(median_resident_fraction(c)),
-                std::to_string(c.peak_rss_bytes),
-                c.verify.checked ? "true" : "false",
-                std::to_string(c.verify.compared),
-                std::to_string(c.verify.mismatches),
-                num(c.verify.max_abs_error),
-                num(c.verify.max_rel_error),
-                base ? num(speedup(write_times(*base), w)) : "",
-                base ? num(speedup(read_times(*base), rd)) : "",
+                std::to_string(s.index),         s.key,          s.dataset.name,  dtype_name(s.dataset.type),
+                std::to_string(s.dataset.count), s.format.label, s.format.plugin, options,
             };
+            for (const auto& f : run_fields())
+                row.push_back(f.identity_text(s.params));
+            for (std::string cell : std::initializer_list<std::string>{
+                     to_string(c.status),
+                     c.error,
+                     std::to_string(c.samples.size()),
+                     num(sw.median),
+                     num(sw.min),
+                     num(sw.mean),
+                     num(sw.stddev),
+                     num(sw.cv),
+                     num(sr.median),
+                     num(sr.min),
+                     num(sr.mean),
+                     num(sr.stddev),
+                     num(sr.cv),
+                     num(throughput_mb_s(c.payload_bytes, sw.median)),
+                     num(throughput_mb_s(c.payload_bytes, sr.median)),
+                     std::to_string(c.payload_bytes),
+                     std::to_string(c.file_bytes),
+                     num(size_ratio(c)),
+                     num(median_resident_fraction(c)),
+                     std::to_string(c.peak_rss_bytes),
+                     std::string(c.verify.checked ? "true" : "false"),
+                     std::to_string(c.verify.compared),
+                     std::to_string(c.verify.mismatches),
+                     num(c.verify.max_abs_error),
+                     num(c.verify.max_rel_error),
+                     base ? num(speedup(write_times(*base), w)) : "",
+                     base ? num(speedup(read_times(*base), rd)) : "",
+                 })
+                row.push_back(std::move(cell));
             emit(row);
         }
     }

@@ -30,7 +30,7 @@
 namespace formatbench {
 namespace {
 
-using detail::not_a_number;
+
 using svg::escape;
 
 constexpr const char* style = R"css(
@@ -62,7 +62,7 @@ double median_of(const std::vector<double>& v) {
 std::pair<double, double> throughput_range(const std::vector<double>& times, std::uint64_t payload) {
     double lo = not_a_number, hi = not_a_number;
     for (double t : times) {
-        const double v = detail::throughput_mb_s(payload, t);
+        const double v = throughput_mb_s(payload, t);
         if (!std::isfinite(v)) continue;
         lo = std::isfinite(lo) ? std::min(lo, v) : v;
         hi = std::isfinite(hi) ? std::max(hi, v) : v;
@@ -224,9 +224,9 @@ class builder {
 public:
     explicit builder(const std::vector<report_input>& inputs) : inputs_(inputs) {
         for (std::size_t f = 0; f < inputs.size(); ++f)
-            for (const detail::dataset_group& g : detail::group_by_dataset(inputs[f].result.cases))
+            for (const dataset_group& g : group_by_dataset(inputs[f].result.cases))
                 for (const case_result* c : g.cases)
-                    entries_.push_back({&inputs[f], f, c, detail::row_label(*c, g)});
+                    entries_.push_back({&inputs[f], f, c, row_label(*c, g)});
         for (const entry& e : entries_)
             if (std::find(datasets_.begin(), datasets_.end(), e.c->spec.dataset.name) == datasets_.end())
                 datasets_.push_back(e.c->spec.dataset.name);
@@ -290,7 +290,7 @@ private:
             h += "<p>No case ran.</p>\n";
             return;
         }
-        for (const detail::dataset_group& g : detail::group_by_dataset(in.result.cases)) {
+        for (const dataset_group& g : group_by_dataset(in.result.cases)) {
             h += fmt::format("<p><b>{}</b>: {}</p>\n", escape(g.dataset->name),
                              escape(detail::describe_dataset(*g.dataset, g.cases.front()->payload_bytes)));
             const detail::results_table t = detail::dataset_table(in.result, g);
@@ -348,7 +348,7 @@ private:
                     const std::size_t k =
                         static_cast<std::size_t>(std::find(rows.begin(), rows.end(), e->row) - rows.begin());
                     const std::vector<double> t = is_write ? write_times(*e->c) : read_times(*e->c);
-                    s.values[k] = detail::throughput_mb_s(e->c->payload_bytes, median_of(t));
+                    s.values[k] = throughput_mb_s(e->c->payload_bytes, median_of(t));
                     std::tie(s.lo[k], s.hi[k]) = throughput_range(t, e->c->payload_bytes);
                     all.push_back(s.values[k]);
                     all.push_back(s.lo[k]);
@@ -383,12 +383,12 @@ private:
                 bool any = false;
                 for (const entry* e : es) {
                     if (e->file_index != f) continue;
-                    const case_result* base = detail::find_baseline(r.cases, *e->c, r.spec.baseline);
+                    const case_result* base = find_baseline(r.cases, *e->c, r.spec.baseline);
                     if (!base) continue;
                     const std::size_t k =
                         static_cast<std::size_t>(std::find(rows.begin(), rows.end(), e->row) - rows.begin());
-                    s.values[k] = is_write ? detail::speedup(write_times(*base), write_times(*e->c))
-                                           : detail::speedup(read_times(*base), read_times(*e->c));
+                    s.values[k] = is_write ? speedup(write_times(*base), write_times(*e->c))
+                                           : speedup(read_times(*base), read_times(*e->c));
                     all.push_back(s.values[k]);
                     any = true;
                 }
@@ -417,9 +417,9 @@ private:
             s.lines = false;
             for (const entry* e : es) {
                 if (e->file_index != f || e->c->status != case_status::ok) continue;
-                const double ratio = detail::size_ratio(*e->c);
+                const double ratio = size_ratio(*e->c);
                 const double total = median_of(write_times(*e->c)) + median_of(read_times(*e->c));
-                const double mb_s = detail::throughput_mb_s(e->c->payload_bytes, total);
+                const double mb_s = throughput_mb_s(e->c->payload_bytes, total);
                 if (!std::isfinite(ratio) || !std::isfinite(mb_s)) continue;
                 s.points.push_back({ratio, mb_s, e->row, false});
                 xs.push_back(ratio);

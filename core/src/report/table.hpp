@@ -7,6 +7,7 @@
 // write and read (so the baseline row reads 1.00x and faster formats > 1).
 #pragma once
 
+#include "results/figures.hpp"
 #include "results/result.hpp"
 #include "results/stats.hpp"
 #include "report/units.hpp"
@@ -21,27 +22,6 @@
 
 namespace formatbench::detail {
 
-inline constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
-
-// Payload bytes / 10^6 / median seconds; NaN when there is no positive median.
-inline double throughput_mb_s(std::uint64_t payload_bytes, double median_s) {
-    return median_s > 0 ? static_cast<double>(payload_bytes) / 1e6 / median_s : not_a_number;
-}
-
-// payload / file; NaN for plugins that leave no file.
-inline double size_ratio(const case_result& c) {
-    return c.file_bytes > 0 ? static_cast<double>(c.payload_bytes) / static_cast<double>(c.file_bytes)
-                            : not_a_number;
-}
-
-// Median over the repetitions that measured it; NaN when none did (warm cases).
-inline double median_resident_fraction(const case_result& c) {
-    std::vector<double> fractions;
-    for (const repetition& r : c.samples)
-        if (r.resident_fraction >= 0) fractions.push_back(r.resident_fraction);
-    return fractions.empty() ? not_a_number : summarize(std::move(fractions)).median;
-}
-
 // "exact" (bitwise identical), the max absolute error, or "-" when unchecked.
 inline std::string format_check(const verification& v) {
     if (!v.checked) return "-";
@@ -49,102 +29,6 @@ inline std::string format_check(const verification& v) {
     if (v.max_abs_error > 0 || !std::isfinite(v.max_abs_error))
         return std::isfinite(v.max_abs_error) ? fmt::format("err {:.2g}", v.max_abs_error) : "err nan";
     return fmt::format("{} differ", v.mismatches); // e.g. -0 vs +0, or NaN payloads
-}
-
-// Cases of one dataset, in plan order.
-struct dataset_group {
-    const dataset_spec* dataset = nullptr;
-    std::vector<const case_result*> cases;
-};
-
-inline std::vector<dataset_group> group_by_dataset(const std::vector<case_result>& cases) {
-    std::vector<dataset_group> groups;
-    for (const case_result& c : cases) {
-        auto it = std::find_if(groups.begin(), groups.end(), [&](const dataset_group& g) {
-            return g.dataset->name == c.spec.dataset.name;
-        });
-        if (it == groups.end()) {
-            groups.push_back({&c.spec.dataset, {}});
-            it = groups.end() - 1;
-        }
-        it->cases.push_back(&c);
-    }
-    return groups;
-}
-
-// A study's baseline may name a format before sweep expansion ("zlib") or
-// after it ("zlib level=6"). The plan records the label before expansion
-// (base_label); without it (hand-made results) an expanded label is taken to
-// be the base label, a space and the swept values.
-inline bool label_matches(const format_spec& f, const std::string& baseline) {
-    if (baseline.empty()) return false;
-    if (f.label == baseline || f.base_label == baseline) return true;
-    return f.base_label.empty() && f.label.size() > baseline.size() &&
-           f.label.compare(0, baseline.size(), baseline) == 0 && f.label[baseline.size()] == ' ';
-}
-
-inline bool same_params(const run_params& a, const run_params& b) {
-    return a.chunk_bytes == b.chunk_bytes && a.cache == b.cache && a.sync == b.sync && a.read == b.read &&
-           a.align_offset == b.align_offset;
-}
-
-// The baseline case for `c`: same dataset, a matching label, preferably an
-// exact label match and the same chunk/cache/sync/read/alignment, so that a swept
-// study compares like with like. nullptr when the study has no baseline or the
-// dataset has no such case.
-inline const case_result* find_baseline(const std::vector<case_result>& all, const case_result& c,
-                                        const std::string& baseline) {
-    const case_result* best = nullptr;
-    int best_score = -1;
-    for (const case_result& b : all) {
-        if (b.spec.dataset.name != c.spec.dataset.name || !label_matches(b.spec.format, baseline)) continue;
-        const int score =
-            (same_params(b.spec.params, c.spec.params) ? 2 : 0) + (b.spec.format.label == baseline ? 1 : 0);
-        if (score > best_score) best = &b, best_score = score;
-    }
-    return best;
-}
-
-// Baseline median / this median; NaN when either has no samples.
-inline double speedup(const std::vector<double>& baseline_times, const std::vector<double>& times) {
-    if (baseline_times.empty() || times.empty()) return not_a_number;
-    const double b = summarize(baseline_times).median, t = summarize(times).median;
-    return t > 0 ? b / t : not_a_number;
-}
-
-// The row's name: the format label plus the run parameters that tell it
-// apart. A parameter is named when it differs among the rows of the same
-// label (so "raw [warm]" and "raw [cold]"), or from the dataset's first row
-// (so a lone swept value is not hidden). Unique (label, parameters) give
-// unique names.
-inline std::string row_label(const case_result& c, const dataset_group& g) {
-    const run_params& p = c.spec.params;
-    const run_params& first = g.cases.front()->spec.params;
-    bool chunk = p.chunk_bytes != first.chunk_bytes, cache = p.cache != first.cache,
-         sync = p.sync != first.sync, read = p.read != first.read,
-         align = p.align_offset != first.align_offset;
-    for (const case_result* o : g.cases) {
-        if (o->spec.format.label != c.spec.format.label) continue;
-        chunk |= o->spec.params.chunk_bytes != p.chunk_bytes;
-        cache |= o->spec.params.cache != p.cache;
-        sync |= o->spec.params.sync != p.sync;
-        read |= o->spec.params.read != p.read;
-        align |= o->spec.params.align_offset != p.align_offset;
-    }
-    std::vector<std::string> parts;
-    if (chunk) parts.push_back("chunk " + format_chunk(p.chunk_bytes));
-    if (cache) parts.emplace_back(to_string(p.cache));
-    if (sync) parts.push_back(fmt::format("sync {}", to_string(p.sync)));
-    if (read) parts.push_back(fmt::format("read {}", to_string(p.read)));
-    if (align) parts.push_back(fmt::format("align +{}", p.align_offset));
-    std::string label = c.spec.format.label;
-    if (!parts.empty()) {
-        label += " [";
-        for (std::size_t i = 0; i < parts.size(); ++i)
-            label += (i ? ", " : "") + parts[i];
-        label += "]";
-    }
-    return label;
 }
 
 // "1000000 x f64, uniform, payload 8.00 MB" (or "from FILE via PLUGIN").

@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -84,8 +83,5 @@ double parse_threshold(std::string_view text);
 
 // Geometric mean of positive finite values; NaN when there are none.
 double geometric_mean(const std::vector<double>& values);
-
-// Renderings: "table" (aligned text), "json", "markdown"; usage_error otherwise.
-void write_comparison(const comparison& c, std::string_view format, std::ostream& out);
 
 } // namespace formatbench

@@ -14,6 +14,7 @@
 //    not know, so a later minor addition does not break older readers.
 #include "results/json.hpp"
 
+#include "results/figures.hpp"
 #include "study/fields.hpp"
 
 #include "base/error.hpp"
@@ -53,8 +54,7 @@ json phase_to_json(const phase_sample& p) {
 // The summary of one phase plus its throughput: payload bytes / 1e6 / median.
 json phase_summary_to_json(const std::vector<double>& times, std::uint64_t payload_bytes) {
     const summary s = summarize(times);
-    const double mb_s = s.n > 0 && s.median > 0 ? static_cast<double>(payload_bytes) / 1e6 / s.median
-                                                : std::numeric_limits<double>::quiet_NaN();
+    const double mb_s = s.n > 0 ? throughput_mb_s(payload_bytes, s.median) : not_a_number;
     return {{"n", s.n},
             {"min_s", number(s.min)},
             {"median_s", number(s.median)},
@@ -374,9 +374,7 @@ json to_json(const case_result& r) {
     j["error"] = r.error;
     j["payload_bytes"] = r.payload_bytes;
     j["file_bytes"] = r.file_bytes;
-    j["size_ratio"] = r.file_bytes > 0
-                          ? number(static_cast<double>(r.payload_bytes) / static_cast<double>(r.file_bytes))
-                          : json(nullptr);
+    j["size_ratio"] = number(size_ratio(r));
     j["peak_rss_bytes"] = r.peak_rss_bytes;
     j["buffer_alignment_bytes"] = r.buffer_alignment;
     j["verify"] = {{"checked", r.verify.checked},

@@ -1,0 +1,261 @@
+// Renderings of a comparison (results/compare.hpp): an aligned table, JSON
+// and Markdown, for `formatbench compare` (docs/compare.md).
+#include "report/compare_output.hpp"
+
+#include "base/error.hpp"
+#include "report/units.hpp"
+#include "results/figures.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace formatbench {
+namespace {
+
+using detail::format_duration;
+
+// --- renderings -------------------------------------------------------------
+
+std::string format_p(double p) {
+    if (!std::isfinite(p)) return "-";
+    return p < 0.001 ? fmt::format("{:.1e}", p) : fmt::format("{:.3f}", p);
+}
+
+std::string format_change(double ratio) {
+    if (!std::isfinite(ratio)) return "-";
+    return fmt::format("{:+.1f}%", (ratio - 1) * 100);
+}
+
+std::string format_ratio(double ratio) {
+    return std::isfinite(ratio) ? fmt::format("{:.3f}", ratio) : "-";
+}
+
+std::string verdict(const case_comparison& c) {
+    if (!c.comparable) return "not comparable";
+    std::vector<std::string> parts;
+    if (c.write.slower) parts.emplace_back("write SLOWER");
+    if (c.read.slower) parts.emplace_back("read SLOWER");
+    if (c.write.faster) parts.emplace_back("write faster");
+    if (c.read.faster) parts.emplace_back("read faster");
+    std::string v = parts.empty() ? "no significant change" : "";
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        v += (i ? ", " : "") + parts[i];
+    if (c.unreliable) v += " (unreliable: few repetitions)";
+    return v;
+}
+
+std::string threshold_text(const compare_options& o) {
+    return o.threshold ? fmt::format("{:g}%", *o.threshold * 100) : "none (no gate)";
+}
+
+nlohmann::json number(double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json phase_json(const phase_comparison& p) {
+    return {{"n_base", p.n_base},
+            {"n_new", p.n_new},
+            {"base_median_s", number(p.base_median_s)},
+            {"new_median_s", number(p.new_median_s)},
+            {"ratio", number(p.ratio)},
+            {"change_percent", number((p.ratio - 1) * 100)},
+            {"p", number(p.p)},
+            {"slower", p.slower},
+            {"faster", p.faster}};
+}
+
+void write_json(const comparison& c, std::ostream& out) {
+    nlohmann::json j;
+    j["base"] = c.base_source;
+    j["new"] = c.new_source;
+    j["alpha"] = c.options.alpha;
+    j["threshold"] = c.options.threshold ? nlohmann::json(*c.options.threshold) : nlohmann::json(nullptr);
+    j["reliable_repetitions"] = c.options.reliable_repetitions;
+    j["cases"] = nlohmann::json::array();
+    for (const case_comparison& k : c.cases) {
+        nlohmann::json e = {{"key", k.key},
+                            {"dataset", k.dataset},
+                            {"label", k.label},
+                            {"match", k.kind == match_kind::key ? "key" : "options_differ"},
+                            {"comparable", k.comparable},
+                            {"unreliable", k.unreliable},
+                            {"slower", k.slower()},
+                            {"verdict", verdict(k)},
+                            {"write", phase_json(k.write)},
+                            {"read", phase_json(k.read)}};
+        if (!k.note.empty()) e["note"] = k.note;
+        if (!k.comparable) e["reason"] = k.not_comparable_reason;
+        j["cases"].push_back(std::move(e));
+    }
+    auto unmatched = [](const std::vector<unmatched_case>& v) {
+        nlohmann::json a = nlohmann::json::array();
+        for (const unmatched_case& u : v)
+            a.push_back({{"key", u.key},
+                         {"dataset", u.dataset},
+                         {"label", u.label},
+                         {"status", to_string(u.status)}});
+        return a;
+    };
+    j["only_base"] = unmatched(c.only_base);
+    j["only_new"] = unmatched(c.only_new);
+    j["geomean_write_ratio"] = number(c.geomean_write);
+    j["geomean_read_ratio"] = number(c.geomean_read);
+    j["comparable"] = c.comparable_count();
+    j["significantly_slower"] = c.slower_count();
+    j["unreliable"] = c.unreliable_count();
+    j["gate_fails"] = c.gate_fails();
+    out << j.dump(2) << '\n';
+}
+
+std::vector<std::string> header() {
+    return {"dataset",   "format",   "write base", "write new",   "write ratio", "write change", "write p",
+            "read base", "read new", "read ratio", "read change", "read p",      "verdict"};
+}
+
+std::vector<std::string> row(const case_comparison& k) {
+    const auto& w = k.write;
+    const auto& r = k.read;
+    std::string label = k.label + (k.note.empty() ? "" : " (" + k.note + ")");
+    if (!k.comparable)
+        return {k.dataset,
+                label,
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                "not comparable: " + k.not_comparable_reason};
+    return {k.dataset,
+            label,
+            format_duration(w.base_median_s),
+            format_duration(w.new_median_s),
+            format_ratio(w.ratio),
+            format_change(w.ratio),
+            format_p(w.p),
+            format_duration(r.base_median_s),
+            format_duration(r.new_median_s),
+            format_ratio(r.ratio),
+            format_change(r.ratio),
+            format_p(r.p),
+            verdict(k)};
+}
+
+std::vector<std::string> summary_lines(const comparison& c) {
+    std::vector<std::string> lines;
+    lines.push_back(
+        fmt::format("geometric mean of ratios (new/base) over {} comparable case(s): write {} ({}), "
+                    "read {} ({})",
+                    c.comparable_count(), format_ratio(c.geomean_write), format_change(c.geomean_write),
+                    format_ratio(c.geomean_read), format_change(c.geomean_read)));
+    lines.push_back(
+        fmt::format("significantly slower (p < {:g} and ratio > 1 + threshold, threshold {}): {} case(s)",
+                    c.options.alpha, threshold_text(c.options), c.slower_count()));
+    if (c.unreliable_count() > 0)
+        lines.push_back(fmt::format(
+            "warning: {} case(s) have fewer than {} repetitions on a side: their p-values "
+            "are unreliable (few possible rank orders); use repeat: {} or more",
+            c.unreliable_count(), c.options.reliable_repetitions, c.options.reliable_repetitions));
+    for (const unmatched_case& u : c.only_base)
+        lines.push_back(
+            fmt::format("only in base: {} / {} ({}) key {}", u.dataset, u.label, to_string(u.status), u.key));
+    for (const unmatched_case& u : c.only_new)
+        lines.push_back(
+            fmt::format("only in new: {} / {} ({}) key {}", u.dataset, u.label, to_string(u.status), u.key));
+    if (c.cases.empty()) lines.emplace_back("no case matched: the records are of different studies?");
+    if (c.gate_fails())
+        lines.emplace_back("RESULT: significantly slower beyond the threshold (exit status 1)");
+    else if (c.slower_count() == 0)
+        lines.emplace_back("RESULT: no significant slowdown");
+    else
+        lines.emplace_back("RESULT: significantly slower case(s), no threshold given (exit status 0)");
+    return lines;
+}
+
+void write_table(const comparison& c, std::ostream& out) {
+    out << fmt::format("compare: base {} -> new {} (alpha {:g}, threshold {})\n\n", c.base_source,
+                       c.new_source, c.options.alpha, threshold_text(c.options));
+    std::vector<std::vector<std::string>> rows = {header()};
+    for (const case_comparison& k : c.cases)
+        rows.push_back(row(k));
+    // Display width: count UTF-8 lead bytes only (µs, ±).
+    auto width = [](const std::string& s) {
+        std::size_t w = 0;
+        for (unsigned char ch : s)
+            w += (ch & 0xC0) != 0x80;
+        return w;
+    };
+    std::vector<std::size_t> widths(rows.front().size(), 0);
+    for (const auto& r : rows)
+        for (std::size_t i = 0; i + 1 < r.size(); ++i)
+            widths[i] = std::max(widths[i], width(r[i]));
+    for (const auto& r : rows) {
+        std::string line;
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            const std::size_t pad = i + 1 < r.size() ? widths[i] - width(r[i]) : 0;
+            const bool left = i < 2 || i + 1 == r.size();
+            line += left ? r[i] + std::string(pad, ' ') : std::string(pad, ' ') + r[i];
+            if (i + 1 < r.size()) line += "  ";
+        }
+        out << line << '\n';
+    }
+    out << '\n';
+    for (const std::string& l : summary_lines(c))
+        out << l << '\n';
+    out << "ratio = new median / base median (above 1: slower); p: two-sided Mann-Whitney U over all "
+           "samples\n";
+}
+
+std::string md_cell(const std::string& s) {
+    std::string out;
+    for (char ch : s)
+        out += ch == '|' ? std::string("\\|") : std::string(1, ch == '\n' ? ' ' : ch);
+    return out;
+}
+
+void write_markdown(const comparison& c, std::ostream& out) {
+    out << fmt::format("# formatbench compare\n\nBase `{}`, new `{}`; alpha {:g}, threshold {}.\n\n",
+                       c.base_source, c.new_source, c.options.alpha, threshold_text(c.options));
+    const auto h = header();
+    std::string line = "|", align = "|";
+    for (std::size_t i = 0; i < h.size(); ++i) {
+        line += fmt::format(" {} |", h[i]);
+        align += (i < 2 || i + 1 == h.size()) ? " :-- |" : " --: |";
+    }
+    out << line << '\n' << align << '\n';
+    for (const case_comparison& k : c.cases) {
+        std::string l = "|";
+        for (const std::string& cell : row(k))
+            l += fmt::format(" {} |", md_cell(cell));
+        out << l << '\n';
+    }
+    out << '\n';
+    for (const std::string& l : summary_lines(c))
+        out << "- " << md_cell(l) << '\n';
+    out << "- ratio = new median / base median (above 1: slower); p: two-sided Mann-Whitney U over all "
+           "samples\n";
+}
+
+} // namespace
+
+void write_comparison(const comparison& c, std::string_view format, std::ostream& out) {
+    if (format == "table")
+        write_table(c, out);
+    else if (format == "json")
+        write_json(c, out);
+    else if (format == "markdown")
+        write_markdown(c, out);
+    else
+        throw usage_error(fmt::format("--format: unknown '{}'; expected table, json or markdown", format));
+}
+
+} // namespace formatbench

@@ -1,0 +1,99 @@
+// Derived figures (figures.hpp).
+#include "results/figures.hpp"
+
+#include "results/stats.hpp"
+#include "study/fields.hpp"
+
+#include <algorithm>
+
+namespace formatbench {
+
+double throughput_mb_s(std::uint64_t payload_bytes, double median_s) {
+    return median_s > 0 ? static_cast<double>(payload_bytes) / 1e6 / median_s : not_a_number;
+}
+
+double size_ratio(const case_result& c) {
+    return c.file_bytes > 0 ? static_cast<double>(c.payload_bytes) / static_cast<double>(c.file_bytes)
+                            : not_a_number;
+}
+
+double median_resident_fraction(const case_result& c) {
+    std::vector<double> fractions;
+    for (const repetition& r : c.samples)
+        if (r.resident_fraction >= 0) fractions.push_back(r.resident_fraction);
+    return fractions.empty() ? not_a_number : summarize(std::move(fractions)).median;
+}
+
+std::vector<dataset_group> group_by_dataset(const std::vector<case_result>& cases) {
+    std::vector<dataset_group> groups;
+    for (const case_result& c : cases) {
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const dataset_group& g) {
+            return g.dataset->name == c.spec.dataset.name;
+        });
+        if (it == groups.end()) {
+            groups.push_back({&c.spec.dataset, {}});
+            it = groups.end() - 1;
+        }
+        it->cases.push_back(&c);
+    }
+    return groups;
+}
+
+bool label_matches(const format_spec& f, const std::string& baseline) {
+    if (baseline.empty()) return false;
+    if (f.label == baseline || f.base_label == baseline) return true;
+    return f.base_label.empty() && f.label.size() > baseline.size() &&
+           f.label.compare(0, baseline.size(), baseline) == 0 && f.label[baseline.size()] == ' ';
+}
+
+namespace {
+
+bool same_measurement(const run_params& a, const run_params& b) {
+    for (const auto& f : run_fields())
+        if ((f.identity & (identity_always | identity_when_set)) && !f.same(a, b)) return false;
+    return true;
+}
+
+} // namespace
+
+const case_result* find_baseline(const std::vector<case_result>& all, const case_result& c,
+                                 const std::string& baseline) {
+    const case_result* best = nullptr;
+    int best_score = -1;
+    for (const case_result& b : all) {
+        if (b.spec.dataset.name != c.spec.dataset.name || !label_matches(b.spec.format, baseline)) continue;
+        const int score = (same_measurement(b.spec.params, c.spec.params) ? 2 : 0) +
+                          (b.spec.format.label == baseline ? 1 : 0);
+        if (score > best_score) best = &b, best_score = score;
+    }
+    return best;
+}
+
+double speedup(const std::vector<double>& baseline_times, const std::vector<double>& times) {
+    if (baseline_times.empty() || times.empty()) return not_a_number;
+    const double b = summarize(baseline_times).median, t = summarize(times).median;
+    return t > 0 ? b / t : not_a_number;
+}
+
+std::string row_label(const case_result& c, const dataset_group& g) {
+    const run_params& p = c.spec.params;
+    const run_params& first = g.cases.front()->spec.params;
+    std::vector<std::string> parts;
+    for (const auto& f : run_fields()) {
+        if (f.identity == identity_never) continue;
+        bool named = !f.same(p, first);
+        for (const case_result* o : g.cases)
+            named |= o->spec.format.label == c.spec.format.label && !f.same(o->spec.params, p);
+        if (named) parts.push_back(f.label_prefix + f.text(p));
+    }
+    std::string label = c.spec.format.label;
+    if (!parts.empty()) {
+        label += " [";
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            label += (i ? ", " : "") + parts[i];
+        label += "]";
+    }
+    return label;
+}
+
+} // namespace formatbench

@@ -1,0 +1,58 @@
+// Figures derived from results, one definition each for every output (JSON,
+// CSV, console, Markdown, HTML, compare): throughput, size ratio, residency,
+// the baseline of a case and its speed-up, and the name of a case's row.
+#pragma once
+
+#include "results/result.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace formatbench {
+
+inline constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
+
+// Payload bytes / 10^6 / median seconds (MB/s, decimal); NaN when there is
+// no positive median.
+double throughput_mb_s(std::uint64_t payload_bytes, double median_s);
+
+// payload / file; NaN for plugins that leave no file.
+double size_ratio(const case_result& c);
+
+// Median over the repetitions that measured it; NaN when none did (warm cases).
+double median_resident_fraction(const case_result& c);
+
+// Cases of one dataset, in plan order.
+struct dataset_group {
+    const dataset_spec* dataset = nullptr;
+    std::vector<const case_result*> cases;
+};
+std::vector<dataset_group> group_by_dataset(const std::vector<case_result>& cases);
+
+// Whether a format is the one a study's baseline names: before sweep
+// expansion ("zlib") or after it ("zlib level=6"). Without base_label
+// (hand-made results) an expanded label is taken to be the base label, a
+// space and the swept values.
+bool label_matches(const format_spec& f, const std::string& baseline);
+
+// The baseline case for `c`: same dataset, a matching label, preferably an
+// exact label match and the same measurement parameters (the run fields
+// that are part of identities whenever set: chunk, cache, sync, read, ...),
+// so that a swept study compares like with like. nullptr when the study has
+// no baseline or the dataset has no such case.
+const case_result* find_baseline(const std::vector<case_result>& all, const case_result& c,
+                                 const std::string& baseline);
+
+// Baseline median / this median; NaN when either has no samples.
+double speedup(const std::vector<double>& baseline_times, const std::vector<double>& times);
+
+// The row's name: the format label plus the run parameters that tell it
+// apart, each as its field's label_prefix and text ("raw [cold]", "zlib
+// [chunk 64KiB, sync data]"). A parameter is named when it differs among the
+// rows of the same label, or from the dataset's first row (so a lone swept
+// value is not hidden).
+std::string row_label(const case_result& c, const dataset_group& g);
+
+} // namespace formatbench
