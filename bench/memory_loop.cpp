@@ -11,18 +11,20 @@
 //   memory_loop N REPETITIONS
 //   memory_loop N REPETITIONS ROUNDS PLUGIN_DIR
 //
-// The second form alternates, ROUNDS times in this one process, the
-// runner's own case executor (execute_case, the code `formatbench run`
-// runs in its child process) on the memory plugin and the tight loop, each
+// The second form alternates, ROUNDS times in this one process, the run
+// engine (the runner's loop, a case's session and its case_runner: the code
+// `formatbench run` runs, here with the in-process executor rather than in a
+// forked worker) on the memory plugin and the tight loop, each
 // with REPETITIONS repetitions, and prints both medians per round. Two
 // processes started a second apart differ here by up to 20% on the same
 // copy (page placement, which core), so a same-process comparison is the
 // one that can resolve a 2% overhead.
-#include "run/buffer.hpp"
-#include "run/case_executor.hpp"
-#include "run/data_source.hpp"
 #include "host/registry.hpp"
 #include "results/stats.hpp"
+#include "run/buffer.hpp"
+#include "run/executor.hpp"
+#include "run/runner.hpp"
+#include "run/system_info.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -60,12 +62,21 @@ medians tight_loop(const aligned_buffer& src, aligned_buffer& dst, int reps) {
     return {summarize(w).median, summarize(r).median};
 }
 
-medians through_runner(const plugin& memory, const data_source& source, const case_spec& spec, int reps) {
-    execution_limits limits;
-    limits.in_memory_bytes = default_in_memory_bytes();
-    limits.warmups = 1;
-    limits.repeat = static_cast<unsigned>(reps);
-    case_result r = execute_case(spec, memory, source, "/memory/overhead", limits);
+medians through_runner(const registry& reg, case_spec spec, int reps) {
+    spec.params.warmup = 1;
+    spec.params.repeat = static_cast<unsigned>(reps);
+    case_environment env;
+    env.plugins = &reg;
+    env.directory = "/memory";
+    env.in_memory_bytes = default_in_memory_bytes();
+    auto ex = make_in_process_executor(env);
+    study_result run;
+    run.spec.cases = {spec};
+    observer_list none;
+    runner_options o;
+    o.in_memory_bytes = env.in_memory_bytes;
+    const run_outcome outcome = run_cases(run, *ex, none, o);
+    const case_result& r = outcome.result.cases.at(0);
     if (r.status != case_status::ok) {
         std::fprintf(stderr, "memory case failed: %s\n", r.error.c_str());
         std::exit(1);
@@ -92,14 +103,13 @@ int main(int argc, char** argv) {
     case_spec spec;
     spec.dataset.count = n;
     spec.format.plugin = spec.format.label = "memory";
-    auto source = make_data_source(spec.dataset, reg);
     std::printf("{\"n\": %zu, \"reps\": %d, \"rounds\": [", n, reps);
     for (int i = 0; i < rounds; ++i) {
         // Odd rounds run the loop first, so that neither side always runs
         // second.
         medians a{}, b{};
         if (i % 2) b = tight_loop(src, dst, reps);
-        a = through_runner(reg.get("memory"), *source, spec, reps);
+        a = through_runner(reg, spec, reps);
         if (i % 2 == 0) b = tight_loop(src, dst, reps);
         std::printf("%s{\"runner_write_s\": %.9g, \"runner_read_s\": %.9g, \"loop_write_s\": %.9g, "
                     "\"loop_read_s\": %.9g}",

@@ -11,12 +11,12 @@
 // of them alone. FORTRAN_EXE, bench/fortran/stream_io_n built with gfortran,
 // is run once per round in WORK_DIR beside the ascii steps; the times it
 // prints itself are recorded (key "fortran").
-#include "run/buffer.hpp"
-#include "run/case_executor.hpp"
-#include "run/data.hpp"
 #include "host/registry.hpp"
-#include "rounds.hpp"
 #include "results/stats.hpp"
+#include "rounds.hpp"
+#include "run/buffer.hpp"
+#include "run/case_runner.hpp"
+#include "run/data.hpp"
 
 #include <fcntl.h>
 #include <sched.h>

@@ -74,12 +74,13 @@ YAML
 mkdir data
 "$FB" run long.yaml --log run.jsonl --directory data --no-console >/dev/null 2>&1 &
 pid=$!
+# The log's first line is its header; each further line a finished case.
 for _ in $(seq 1 600); do
-  [ -f run.jsonl ] && [ "$(wc -l < run.jsonl)" -ge 3 ] && break
+  [ -f run.jsonl ] && [ "$(wc -l < run.jsonl)" -ge 4 ] && break
   sleep 0.05
 done
 kill -9 "$pid"; wait "$pid" 2>/dev/null || true
-done_before=$(wc -l < run.jsonl)
+done_before=$(( $(wc -l < run.jsonl) - 1 ))
 [ "$done_before" -ge 3 ] && [ "$done_before" -lt 12 ] || fail "expected a partial log, got $done_before lines"
 expect_status 0 "$FB" run long.yaml --resume run.jsonl --directory data --json resumed.json --no-console
 expect_status 0 "$FB" run long.yaml --json full.json --no-console
@@ -87,7 +88,9 @@ python3 - resumed.json full.json run.jsonl "$done_before" <<'PY' || fail "resume
 import json, sys
 resumed = [c["key"] for c in json.load(open(sys.argv[1]))["cases"]]
 full = [c["key"] for c in json.load(open(sys.argv[2]))["cases"]]
-log = [json.loads(l)["key"] for l in open(sys.argv[3]) if l.strip()]
+lines = [json.loads(l) for l in open(sys.argv[3]) if l.strip()]
+assert "formatbench_log" in lines[0] and all("formatbench_log" not in l for l in lines[1:]), "one header, first"
+log = [l["key"] for l in lines[1:]]
 assert sorted(resumed) == sorted(full) and len(set(resumed)) == len(full) == 12, (resumed, full)
 assert sorted(log) == sorted(full), "the log holds every case exactly once"
 assert all(json.load(open(sys.argv[1]))["cases"][i]["status"] == "ok" for i in range(12))
@@ -99,7 +102,7 @@ rm -rf data && mkdir data
 "$FB" run long.yaml --directory data --json interrupted.json --no-console --log int.jsonl >/dev/null 2>int.err &
 pid=$!
 for _ in $(seq 1 600); do
-  [ -f int.jsonl ] && [ "$(wc -l < int.jsonl)" -ge 2 ] && break
+  [ -f int.jsonl ] && [ "$(wc -l < int.jsonl)" -ge 3 ] && break
   sleep 0.05
 done
 kill -INT "$pid"

@@ -3,6 +3,7 @@
 // comparable cases, the unreliable flag and the threshold gate.
 #include "report/compare_output.hpp"
 #include "results/compare.hpp"
+#include "results/load.hpp"
 #include "base/error.hpp"
 #include "synthetic.hpp"
 

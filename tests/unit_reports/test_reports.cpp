@@ -1,7 +1,7 @@
 // The JSON record (round trip, errors, schema) and the reporters (console,
 // Markdown, CSV read back with an RFC 4180 parser) on a synthetic study.
 #include "base/error.hpp"
-#include "report/reporter.hpp"
+#include "report/outputs.hpp"
 #include "results/json.hpp"
 #include "results/stats.hpp"
 
@@ -74,7 +74,7 @@ study_result make_result() {
     r.spec.baseline = "ascii";
     r.spec.directory = "/tmp/fb-test";
     r.spec.isolation = isolation_mode::process;
-    r.spec.outputs = {{"console", ""}, {"json", "out.json"}};
+    r.spec.outputs = {{"console", "", ""}, {"json", "out.json", ""}};
     r.spec.plugin_path = {"/opt/plugins"};
 
     case_result ascii;
@@ -133,10 +133,20 @@ study_result make_result() {
     return r;
 }
 
+// What an output of the output table writes for this record (through its
+// observer, into a file).
 std::string render(const study_result& r, const char* format) {
-    std::ostringstream out;
-    make_reporter(format)->write(r, out);
-    return out.str();
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("fb-test-render-" + std::to_string(::getpid()) + "-" + format);
+    auto o = output_kind_named(format, "").make(path.string(), {});
+    run_outcome outcome;
+    outcome.result = r;
+    o->end(outcome);
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::filesystem::remove(path);
+    return text.str();
 }
 
 // RFC 4180 reader for the test: quoted fields may hold commas, doubled
@@ -373,14 +383,15 @@ TEST(ResultsJson, ValidatesAgainstSchema) {
 
 TEST(Reporters, UnknownFormatListsKnownOnes) {
     try {
-        (void)make_reporter("html5");
+        (void)output_kind_named("html5", "s.yaml:3:5");
         FAIL() << "no error";
     } catch (const usage_error& e) {
         const std::string m = e.what();
-        for (const char* name : {"'html5'", "console", "json", "csv", "markdown"})
+        EXPECT_EQ(m.rfind("s.yaml:3:5: unknown output 'html5'", 0), 0u) << m;
+        for (const char* name : {"console", "json", "csv", "markdown", "jsonl"})
             EXPECT_NE(m.find(name), std::string::npos) << m;
     }
-    EXPECT_NO_THROW((void)make_reporter("console"));
+    EXPECT_NO_THROW((void)output_kind_named("console", ""));
 }
 
 TEST(Reporters, JsonIsTheRecord) {

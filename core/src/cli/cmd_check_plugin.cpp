@@ -3,9 +3,9 @@
 // authors and their CI. One line per check, the reason for each failure, and
 // "N passed, M failed"; exit 0 only when every check passed, 1 when one
 // failed (or the file did not load), 2 for usage errors.
+#include "base/error.hpp"
 #include "cli/commands.hpp"
 #include "host/conformance.hpp"
-#include "base/error.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -2,10 +2,11 @@
 // records and says, per case and phase, whether the new run is significantly
 // slower (docs/compare.md). Exit status: 0, or 1 when --threshold is given
 // and a case is significantly slower by more than it; 2 for bad input.
+#include "base/error.hpp"
 #include "cli/commands.hpp"
 #include "report/compare_output.hpp"
 #include "results/compare.hpp"
-#include "base/error.hpp"
+#include "results/load.hpp"
 
 #include <iostream>
 

@@ -1,9 +1,11 @@
 // `formatbench plan STUDY [--set k=v]...`: reads the study, checks every
 // format against its plugin (existence, dtypes, options) and prints the
-// expanded cases. Runs no I/O; a bad study exits with status 2.
+// expanded cases. Runs no I/O; a bad study, or an output of the study that
+// cannot be written, exits with status 2.
 #include "cli/commands.hpp"
-#include "study/reader.hpp"
+#include "report/outputs.hpp"
 #include "study/plan.hpp"
+#include "study/reader.hpp"
 
 #include <iostream>
 
@@ -29,6 +31,7 @@ void add_plan_command(CLI::App& app, const global_options& global, command_actio
             study s = load_study_file(args->study, args->sets);
             auto reg = load_plugins(global, s.plugin_path);
             check_study_plugins(s, *reg);
+            check_outputs(s.outputs);
             print_plan(s, std::cout);
             return exit_ok;
         };

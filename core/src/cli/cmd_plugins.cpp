@@ -1,9 +1,9 @@
 // `formatbench plugins` (list) and `formatbench describe ID` (everything a
 // descriptor says, like gst-inspect). Neither runs any plugin I/O code.
-#include "cli/commands.hpp"
 #include "base/dtype.hpp"
 #include "base/error.hpp"
 #include "base/suggest.hpp"
+#include "cli/commands.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

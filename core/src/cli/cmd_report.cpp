@@ -2,11 +2,12 @@
 // self-contained HTML file (inline CSS and SVG, no script, no network) from
 // one or more results records; --svg-dir also writes every chart as a
 // standalone SVG file. Bad or unreadable records exit with status 2.
-#include "cli/commands.hpp"
-#include "results/compare.hpp"
 #include "base/error.hpp"
-#include "report/output_file.hpp"
+#include "cli/commands.hpp"
 #include "report/html.hpp"
+#include "report/output_file.hpp"
+#include "results/compare.hpp"
+#include "results/load.hpp"
 
 #include <fmt/format.h>
 
@@ -51,14 +52,14 @@ void add_report_command(CLI::App& app, const global_options& /*global*/, command
             for (std::size_t i = 0; i < args->files.size(); ++i)
                 inputs.push_back({names[i], load_results_file(args->files[i])});
             const html_report r = render_html_report(inputs, args->title);
-            write_file_atomically(args->output, r.html);
+            write_output_file(args->output, r.html);
             if (!args->svg_dir.empty()) {
                 std::error_code ec;
                 std::filesystem::create_directories(args->svg_dir, ec);
                 if (ec) throw usage_error(fmt::format("--svg-dir {}: {}", args->svg_dir, ec.message()));
                 for (const auto& [stem, text] : r.charts)
-                    write_file_atomically((std::filesystem::path(args->svg_dir) / (stem + ".svg")).string(),
-                                          text);
+                    write_output_file((std::filesystem::path(args->svg_dir) / (stem + ".svg")).string(),
+                                      text);
             }
             fmt::print(stderr, "formatbench: wrote {} ({} charts{})\n", args->output, r.charts.size(),
                        args->svg_dir.empty() ? "" : ", also as SVG files in " + args->svg_dir);

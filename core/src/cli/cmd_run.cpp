@@ -1,15 +1,26 @@
 // `formatbench run [STUDY]`: runs a study (default: the built-in stream-io
-// study), prints the console table and writes the requested outputs.
-#include "study/builtin.hpp"
-#include "cli/commands.hpp"
-#include "study/reader.hpp"
+// study) and writes its outputs: the study's `outputs:` plus one flag per
+// row of the output table (report/outputs.hpp), the console table unless
+// told otherwise. Everything that can be checked is checked before the
+// first case runs: the study, its plugins and options, every output path,
+// the log and what --resume holds.
 #include "base/error.hpp"
+#include "cli/commands.hpp"
 #include "report/output_file.hpp"
-#include "run/runner.hpp"
+#include "report/outputs.hpp"
+#include "report/progress.hpp"
+#include "results/load.hpp"
+#include "run/resume.hpp"
+#include "run/study_run.hpp"
+#include "study/builtin.hpp"
+#include "study/reader.hpp"
 
 #include <fmt/format.h>
 
 #include <unistd.h>
+
+#include <map>
+#include <optional>
 
 namespace formatbench::cli {
 namespace {
@@ -18,10 +29,12 @@ struct run_arguments {
     std::string study_file;
     std::vector<std::string> sets;
     std::string resume;
-    std::string log;
-    std::string json, csv, markdown;
+    std::map<std::string, std::string> output_paths; // by output name, from --NAME FILE
     bool no_console = false;
     bool keep_files = false;
+    bool force = false;
+    bool retry_failed = false;
+    bool reuse_matching = false;
     std::string directory;
 };
 
@@ -29,38 +42,66 @@ int run_command(const global_options& global, const run_arguments& a) {
     study s = a.study_file.empty() ? load_study_text(std::string(builtin_stream_io_study()),
                                                      "<builtin:configs/stream-io.yaml>", a.sets)
                                    : load_study_file(a.study_file, a.sets);
-    if (a.keep_files) s.keep_files = true;
-    if (!a.directory.empty()) s.directory = a.directory;
+    if (a.keep_files) set_study_setting(s, "keep_files", "true", "--keep-files");
+    if (!a.directory.empty()) set_study_setting(s, "directory", a.directory, "--directory");
     auto reg = load_plugins(global, s.plugin_path);
     check_study_plugins(s, *reg);
 
-    runner_options options;
-    options.resume_path = a.resume;
-    options.log_path = a.log.empty() ? a.resume : a.log;
-    options.progress = ::isatty(STDERR_FILENO) != 0;
-    run_outcome outcome = run_study(s, *reg, options);
-
+    // What --resume keeps, and where the log goes: a resumed log is appended
+    // to unless --log names another one.
+    study_run_options options;
+    std::optional<results_source> resumed_from;
+    if (!a.resume.empty()) {
+        resumed_from = load_results_source(a.resume);
+        options.resumed = cases_to_resume(s, *resumed_from, {a.retry_failed, a.reuse_matching});
+        if (resumed_from->cut_last_line)
+            fmt::print(stderr,
+                       "formatbench: {}: its last line was cut short (a kill during a write); that case "
+                       "runs again\n",
+                       a.resume);
+    }
     std::vector<output_spec> outputs;
     bool console_listed = false;
     for (const auto& o : s.outputs) {
-        if (o.format == "console") console_listed = true;
-        if (o.format == "jsonl") continue; // the log is written as the run goes
+        console_listed |= o.format == "console";
         outputs.push_back(o);
     }
-    if (!console_listed && !a.no_console) outputs.insert(outputs.begin(), {"console", "-"});
+    for (const auto& [name, path] : a.output_paths)
+        outputs.push_back({name, path, "--" + name});
+    std::string log_path;
+    for (const auto& o : outputs)
+        if (o.format == "jsonl") log_path = o.path;
+    if (log_path.empty() && resumed_from && resumed_from->is_log) {
+        log_path = a.resume;
+        outputs.push_back({"jsonl", log_path, "--resume"});
+    }
+    // The console table goes to standard output unless another output does.
+    bool stdout_taken = false;
+    for (const auto& o : outputs)
+        stdout_taken |= o.format != "console" && (o.path.empty() || o.path == "-");
+    if (!console_listed && !a.no_console && !stdout_taken)
+        outputs.insert(outputs.begin(), {"console", "-", ""});
     if (a.no_console) std::erase_if(outputs, [](const output_spec& o) { return o.format == "console"; });
-    if (!a.json.empty()) outputs.push_back({"json", a.json});
-    if (!a.csv.empty()) outputs.push_back({"csv", a.csv});
-    if (!a.markdown.empty()) outputs.push_back({"markdown", a.markdown});
-    write_outputs(outcome.result, outputs);
+    check_outputs(outputs);
 
+    log_options log;
+    log.resuming = resumed_from && resumed_from->is_log && log_path == a.resume;
+    log.force = a.force;
+    observer_list observers;
+    if (::isatty(STDERR_FILENO)) observers.add(make_progress_lines());
+    add_output_observers(outputs, log, observers);
+
+    run_outcome outcome = run_study(s, *reg, observers, options);
+
+    for (const auto& e : outcome.output_errors)
+        fmt::print(stderr, "formatbench: error: {}\n", e);
     if (outcome.interrupted) {
         fmt::print(stderr, "formatbench: interrupted; {} of {} cases finished{}\n",
                    outcome.result.cases.size(), s.cases.size(),
-                   options.log_path.empty() ? "" : "; continue with --resume " + options.log_path);
+                   log_path.empty() ? "" : "; continue with --resume " + log_path);
         return exit_interrupted;
     }
-    return outcome.any_failed ? exit_case_failed : exit_ok;
+    return outcome.any_failed || !outcome.output_errors.empty() ? exit_case_failed : exit_ok;
 }
 
 } // namespace
@@ -75,16 +116,27 @@ void add_run_command(CLI::App& app, const global_options& global, command_action
         ->type_name("KEY=VALUE");
     run->add_option(
            "--resume", a->resume,
-           "JSON Lines log of an interrupted run: keep its finished cases, run the rest, append to it")
+           "keep the finished cases of an earlier run (its JSON Lines log or its JSON record), run the "
+           "rest; a log is appended to")
         ->check(CLI::ExistingFile)
-        ->type_name("LOG");
-    run->add_option("--log", a->log, "append each finished case to this JSON Lines file as it ends")
         ->type_name("FILE");
-    run->add_option("--json", a->json, "write the full JSON record (docs/results-schema.json)")
-        ->type_name("FILE");
-    run->add_option("--csv", a->csv, "write a CSV summary (one row per case)")->type_name("FILE");
-    run->add_option("--markdown", a->markdown, "write Markdown tables")->type_name("FILE");
-    run->add_flag("--no-console", a->no_console, "do not print the console table");
+    // One flag per output of the output table: --json FILE, --csv FILE, ...
+    for (const auto& kind : output_kinds()) {
+        if (kind.name == "console") continue;
+        // The log's older name, --log, stays.
+        const std::string names = "--" + kind.name + (kind.name == "jsonl" ? ",--log" : "");
+        run->add_option_function<std::string>(
+               names, [a, name = kind.name](const std::string& p) { a->output_paths[name] = p; },
+               kind.help + (kind.may_be_stdout ? " ('-': standard output, instead of the table)" : ""))
+            ->type_name("FILE");
+    }
+    run->add_flag("--no-console", a->no_console, "do not print the results table");
+    run->add_flag("--force", a->force, "overwrite an existing log given to --log");
+    run->add_flag(
+        "--retry-failed", a->retry_failed,
+        "with --resume: run the cases that failed, crashed or timed out again (default: keep them)");
+    run->add_flag("--reuse-matching", a->reuse_matching,
+                  "with --resume: keep only the cases whose study values match; run the others again");
     run->add_flag("--keep-files", a->keep_files, "keep the data files (overrides keep_files: false)");
     run->add_option("--directory", a->directory, "folder for data files (overrides the study's directory)")
         ->type_name("DIR");

@@ -1,19 +1,27 @@
 // formatbench command-line entry: global options, subcommand dispatch and the
-// mapping of errors to the documented exit codes (0 ok, 1 a case failed,
-// 2 usage or configuration error).
+// mapping of errors to the documented exit codes (0 ok, 1 a case failed or an
+// output was not written, 2 usage or configuration error, 130 interrupted).
+// Standard output is checked at the end of every command: a write lost to a
+// full disk, a closed pipe or /dev/full is an error, never a silent success.
+#include "base/error.hpp"
 #include "build_config.hpp"
 #include "cli/commands.hpp"
-#include "base/error.hpp"
+#include "report/output_file.hpp"
 
 #include <fmt/format.h>
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
 int main(int argc, char** argv) {
     using namespace formatbench;
+    // A closed pipe on standard output is an error to report (EPIPE), not a
+    // signal that ends the process before the other outputs are written.
+    std::signal(SIGPIPE, SIG_IGN);
     CLI::App app{"formatbench: benchmark file formats through plugins, driven by YAML studies.\n"
-                 "Exit status: 0 success, 1 a case failed, 2 usage or configuration error.",
+                 "Exit status: 0 success, 1 a case failed or an output could not be written, 2 usage or "
+                 "configuration error, 130 interrupted (SIGINT/SIGTERM; finished results are written).",
                  "formatbench"};
     app.set_version_flag("--version", std::string("formatbench ") + FB_VERSION);
     app.require_subcommand(1);
@@ -35,19 +43,29 @@ int main(int argc, char** argv) {
     cli::add_compare_command(app, global, action);
     cli::add_report_command(app, global, action);
 
+    // Standard output must have taken everything; otherwise the command failed.
+    auto checked = [](int code) {
+        try {
+            flush_standard_output();
+        } catch (const std::exception& e) {
+            fmt::print(stderr, "formatbench: error: {}\n", e.what());
+            return code == exit_ok ? exit_case_failed : code;
+        }
+        return code;
+    };
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         int code = app.exit(e);
-        return code == 0 ? exit_ok : exit_usage;
+        return checked(code == 0 ? exit_ok : exit_usage);
     }
     try {
-        return action ? action() : exit_usage;
+        return checked(action ? action() : exit_usage);
     } catch (const usage_error& e) {
         fmt::print(stderr, "formatbench: {}\n", e.what());
-        return exit_usage;
+        return checked(exit_usage);
     } catch (const std::exception& e) {
         fmt::print(stderr, "formatbench: error: {}\n", e.what());
-        return exit_case_failed;
+        return checked(exit_case_failed);
     }
 }

@@ -1,9 +1,9 @@
 // Plugin discovery and loading (Boost.DLL) with per-file diagnostics.
 #include "host/registry.hpp"
 
-#include "build_config.hpp"
 #include "base/error.hpp"
 #include "base/suggest.hpp"
+#include "build_config.hpp"
 
 // Boost 1.74's library_info headers use std::vector without including it.
 #include <string>

@@ -15,10 +15,10 @@
 // parser reads it; the tests do exactly that.
 #include "report/html.hpp"
 
-#include "results/stats.hpp"
 #include "report/svg.hpp"
 #include "report/table.hpp"
 #include "report/units.hpp"
+#include "results/stats.hpp"
 
 #include <fmt/format.h>
 
@@ -29,7 +29,6 @@
 
 namespace formatbench {
 namespace {
-
 
 using svg::escape;
 

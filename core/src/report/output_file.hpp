@@ -1,19 +1,26 @@
-// Writes a run's results to the outputs a study or the command line asks
-// for. Files are written to a temporary name and renamed, so no reader ever
-// sees half a file.
+// Where an output's text goes: a file, written so that no reader ever sees
+// half of it, or standard output. What the user named is respected: an
+// existing regular file is replaced atomically (a temporary file beside it,
+// then rename), but a path that is not a regular file (a character device
+// such as /dev/null, a FIFO, a symbolic link) is written through, never
+// replaced. A failed write, also to standard output (a full disk, a closed
+// pipe), is an error naming the path.
 #pragma once
 
-#include "results/result.hpp"
-
 #include <string>
-#include <vector>
 
 namespace formatbench {
 
-// Writes `text` to `path` atomically (PATH.tmp-PID, then rename).
-void write_file_atomically(const std::string& path, const std::string& text);
+// "" or "-" is standard output. Throws std::runtime_error naming the path.
+void write_output_file(const std::string& path, const std::string& text);
 
-// Renders every output; "" or "-" as path means standard output.
-void write_outputs(const study_result& result, const std::vector<output_spec>& outputs);
+// Checks, before anything runs, that `path` can be written: not a folder,
+// and an existing, writable folder to hold it. Throws usage_error naming
+// `what` (e.g. "--json") and the path.
+void check_output_path(const std::string& path, const std::string& what);
+
+// Flushes standard output; throws std::runtime_error when anything written
+// to it was lost (a full disk, a closed pipe, /dev/full).
+void flush_standard_output();
 
 } // namespace formatbench

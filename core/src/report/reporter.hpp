@@ -1,12 +1,12 @@
-// The reporters share one interface and write to a stream: console (fmt),
-// JSON, CSV (RFC 4180) and Markdown.
+// The reporters share one interface and write a whole record to a stream:
+// console (fmt), JSON, CSV (RFC 4180) and Markdown. The output table
+// (outputs.hpp) makes them observers that write when a run ends.
 #pragma once
 
 #include "results/result.hpp"
 
 #include <memory>
 #include <ostream>
-#include <string_view>
 
 namespace formatbench {
 
@@ -15,8 +15,5 @@ public:
     virtual ~reporter() = default;
     virtual void write(const study_result& result, std::ostream& out) const = 0;
 };
-
-// "console", "json", "csv", "markdown"; throws usage_error for another name.
-std::unique_ptr<reporter> make_reporter(std::string_view format);
 
 } // namespace formatbench

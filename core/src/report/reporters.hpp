@@ -1,5 +1,5 @@
 // The concrete reporters, one per file (console.cpp, json.cpp, csv.cpp,
-// markdown.cpp); make_reporter (reporter.cpp) picks one by name.
+// markdown.cpp); the output table (outputs.cpp) names them.
 #pragma once
 
 #include "report/reporter.hpp"

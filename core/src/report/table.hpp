@@ -7,10 +7,10 @@
 // write and read (so the baseline row reads 1.00x and faster formats > 1).
 #pragma once
 
+#include "report/units.hpp"
 #include "results/figures.hpp"
 #include "results/result.hpp"
 #include "results/stats.hpp"
-#include "report/units.hpp"
 
 #include <fmt/format.h>
 

@@ -197,27 +197,6 @@ comparison compare_results(const study_result& base, const study_result& next,
     return out;
 }
 
-study_result load_results_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw usage_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    std::ostringstream text;
-    text << in.rdbuf();
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text.str());
-    } catch (const nlohmann::json::exception& e) {
-        throw usage_error(fmt::format(
-            "{}: not a JSON results record (write one with `formatbench run --json`): {}", path, e.what()));
-    }
-    try {
-        return study_result_from_json(j, path);
-    } catch (const usage_error&) {
-        throw;
-    } catch (const std::exception& e) {
-        throw usage_error(fmt::format("{}: not a results record: {}", path, e.what()));
-    }
-}
-
 double parse_threshold(std::string_view text) {
     std::string s(text);
     const bool percent = !s.empty() && s.back() == '%';

@@ -73,10 +73,6 @@ struct comparison {
 comparison compare_results(const study_result& base, const study_result& next,
                            const compare_options& options);
 
-// Reads a results record (the JSON written by `run --json`); usage_error
-// naming the file when it cannot be read or is not a record.
-study_result load_results_file(const std::string& path);
-
 // "5%" -> 0.05, "0.05" -> 0.05; usage_error for anything else or a value
 // outside [0, 10] (0% .. 1000%).
 double parse_threshold(std::string_view text);

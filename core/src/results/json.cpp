@@ -270,6 +270,26 @@ phase_sample phase_from(const reader& r) {
     return {r.real("wall_s"), r.real("user_s"), r.real("sys_s")};
 }
 
+repetition repetition_from(const reader& s) {
+    repetition rep;
+    rep.write = phase_from(s.object("write"));
+    rep.read = phase_from(s.object("read"));
+    // null = not measured (the struct's -1).
+    rep.resident_fraction = s.at("resident_fraction").is_null() ? -1 : s.real("resident_fraction");
+    return rep;
+}
+
+verification verification_from(const reader& v) {
+    verification out;
+    out.checked = v.boolean("checked");
+    out.compared = v.integer<std::uint64_t>("compared");
+    out.mismatches = v.integer<std::uint64_t>("mismatches");
+    out.max_abs_error = v.real("max_abs_error");
+    out.max_rel_error = v.real("max_rel_error");
+    out.lossless_expected = v.boolean("lossless_expected");
+    return out;
+}
+
 case_result case_result_from(const reader& r) {
     case_result c;
     c.spec = case_spec_from(r);
@@ -279,25 +299,14 @@ case_result case_result_from(const reader& r) {
     c.file_bytes = r.integer<std::uint64_t>("file_bytes");
     c.peak_rss_bytes = r.integer<std::int64_t>("peak_rss_bytes");
     c.buffer_alignment = r.integer<std::size_t>("buffer_alignment_bytes");
-    const reader v = r.object("verify");
-    c.verify.checked = v.boolean("checked");
-    c.verify.compared = v.integer<std::uint64_t>("compared");
-    c.verify.mismatches = v.integer<std::uint64_t>("mismatches");
-    c.verify.max_abs_error = v.real("max_abs_error");
-    c.verify.max_rel_error = v.real("max_rel_error");
-    c.verify.lossless_expected = v.boolean("lossless_expected");
+    c.verify = verification_from(r.object("verify"));
     const reader p = r.object("plugin");
     c.plugin_version = p.string("version");
     c.plugin_file = p.string("file");
+    c.output = r.optional_string("output"); // since schema 2
     const json& samples = r.array("samples");
     for (std::size_t i = 0; i < samples.size(); ++i) {
-        const reader s(samples[i], fmt::format("{}[{}]", r.sub("samples"), i));
-        repetition rep;
-        rep.write = phase_from(s.object("write"));
-        rep.read = phase_from(s.object("read"));
-        // null = not measured (the struct's -1).
-        rep.resident_fraction = s.at("resident_fraction").is_null() ? -1 : s.real("resident_fraction");
-        c.samples.push_back(rep);
+        c.samples.push_back(repetition_from(reader(samples[i], fmt::format("{}[{}]", r.sub("samples"), i))));
     }
     return c;
 }
@@ -368,6 +377,21 @@ json to_json(const case_spec& c) {
             {"params", params_to_json(c.params)}};
 }
 
+json to_json(const repetition& rep) {
+    return {{"write", phase_to_json(rep.write)},
+            {"read", phase_to_json(rep.read)},
+            {"resident_fraction", rep.resident_fraction < 0 ? json(nullptr) : number(rep.resident_fraction)}};
+}
+
+json to_json(const verification& v) {
+    return {{"checked", v.checked},
+            {"compared", v.compared},
+            {"mismatches", v.mismatches},
+            {"max_abs_error", number(v.max_abs_error)},
+            {"max_rel_error", number(v.max_rel_error)},
+            {"lossless_expected", v.lossless_expected}};
+}
+
 json to_json(const case_result& r) {
     json j = to_json(r.spec);
     j["status"] = to_string(r.status);
@@ -377,19 +401,12 @@ json to_json(const case_result& r) {
     j["size_ratio"] = number(size_ratio(r));
     j["peak_rss_bytes"] = r.peak_rss_bytes;
     j["buffer_alignment_bytes"] = r.buffer_alignment;
-    j["verify"] = {{"checked", r.verify.checked},
-                   {"compared", r.verify.compared},
-                   {"mismatches", r.verify.mismatches},
-                   {"max_abs_error", number(r.verify.max_abs_error)},
-                   {"max_rel_error", number(r.verify.max_rel_error)},
-                   {"lossless_expected", r.verify.lossless_expected}};
+    j["verify"] = to_json(r.verify);
     j["plugin"] = {{"version", r.plugin_version}, {"file", r.plugin_file}};
+    j["output"] = r.output;
     json samples = json::array();
     for (const repetition& rep : r.samples)
-        samples.push_back({{"write", phase_to_json(rep.write)},
-                           {"read", phase_to_json(rep.read)},
-                           {"resident_fraction",
-                            rep.resident_fraction < 0 ? json(nullptr) : number(rep.resident_fraction)}});
+        samples.push_back(to_json(rep));
     j["samples"] = samples;
     j["write"] = phase_summary_to_json(write_times(r), r.payload_bytes);
     j["read"] = phase_summary_to_json(read_times(r), r.payload_bytes);
@@ -432,6 +449,22 @@ case_spec case_spec_from_json(const json& j) {
 
 case_result case_result_from_json(const json& j) {
     return case_result_from(reader(j, "case"));
+}
+
+repetition repetition_from_json(const json& j) {
+    return repetition_from(reader(j, "repetition"));
+}
+
+verification verification_from_json(const json& j) {
+    return verification_from(reader(j, "verify"));
+}
+
+json to_json(const study& s) {
+    return study_to_json(s);
+}
+
+study study_from_json(const json& j) {
+    return study_from(reader(j, "study"));
 }
 
 run_context run_context_from_json(const json& j) {

@@ -13,14 +13,20 @@ namespace formatbench {
 inline constexpr int results_schema_version = 2;
 
 nlohmann::json to_json(const case_spec& c);
+nlohmann::json to_json(const repetition& r);
+nlohmann::json to_json(const verification& v);
 nlohmann::json to_json(const case_result& r);
 nlohmann::json to_json(const run_context& c);
+nlohmann::json to_json(const study& s);
 // The whole record: {"schema_version", "context", "study", "cases": [...]}
 nlohmann::json to_json(const study_result& r);
 
 case_spec case_spec_from_json(const nlohmann::json& j);
 case_result case_result_from_json(const nlohmann::json& j);
+repetition repetition_from_json(const nlohmann::json& j);
+verification verification_from_json(const nlohmann::json& j);
 run_context run_context_from_json(const nlohmann::json& j);
+study study_from_json(const nlohmann::json& j);
 // Throws usage_error with the file name when the document is not a results
 // record of a known schema version.
 study_result study_result_from_json(const nlohmann::json& j, const std::string& source);

@@ -47,6 +47,7 @@ struct case_result {
     verification verify;
     std::string plugin_version;
     std::string plugin_file;
+    std::string output; // what the plugin printed to stdout/stderr during the case (forked workers)
 };
 
 struct summary {

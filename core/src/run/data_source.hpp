@@ -2,9 +2,9 @@
 // file read once through a plugin (`from_file`) and then served from memory.
 #pragma once
 
+#include "host/registry.hpp"
 #include "run/buffer.hpp"
 #include "run/data.hpp"
-#include "host/registry.hpp"
 
 #include <cstdint>
 #include <memory>

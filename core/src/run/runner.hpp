@@ -1,30 +1,33 @@
-// Executes a study's cases (in forked children by default), appends each
-// finished case to a JSON Lines log as it ends, resumes from such a log, and
-// stops cleanly on SIGINT/SIGTERM.
+// The runner: runs a study's cases through an executor in the order its
+// schedule gives (schedule.hpp), records every sample, decides when a case
+// has enough (at least `repeat` samples and `min_time` seconds of them),
+// fails a lossless case whose data came back different, and tells the
+// observers. It knows nothing of processes, files, logs or reports.
 #pragma once
 
-#include "host/registry.hpp"
-#include "results/result.hpp"
+#include "run/executor.hpp"
+#include "run/observer.hpp"
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 
 namespace formatbench {
 
 struct runner_options {
-    std::string log_path;              // JSON Lines log, one finished case per line ("" = none)
-    std::string resume_path;           // a log of an earlier run: its finished cases are kept, not rerun
-    bool progress = false;             // one line per case on stderr
-    std::uint64_t in_memory_bytes = 0; // 0 = default_in_memory_bytes()
+    // Cases finished in an earlier run, by key: kept as they are, not run again.
+    std::map<std::string, case_result> resumed;
+    std::function<bool()> stop_requested = [] { return false; };
+    std::uint64_t in_memory_bytes = 0;        // as the executor has it, for memory estimates
+    std::uint64_t memory_budget = UINT64_MAX; // what the cases alive together may hold
+    std::size_t max_alive = 128;              // cases alive together (interleave, shuffle)
+    std::size_t max_repetitions = 100000;     // recorded repetitions of a case, at most
 };
 
-struct run_outcome {
-    study_result result;
-    bool interrupted = false; // SIGINT or SIGTERM arrived
-    bool any_failed = false;  // a case is not ok
-};
-
-// Throws usage_error for a bad directory or resume log before any case runs.
-run_outcome run_study(const study& s, const registry& reg, const runner_options& options);
+// `run` holds the context and the study; its cases are filled in, in plan
+// order, with every case that finished (resumed ones included).
+run_outcome run_cases(study_result run, executor& ex, observer_list& observers,
+                      const runner_options& options);
 
 } // namespace formatbench

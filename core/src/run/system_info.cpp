@@ -9,8 +9,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 namespace formatbench {
@@ -43,6 +45,73 @@ std::string iso8601_now() {
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf;
+}
+
+namespace {
+
+// A cgroup memory limit file's value; nullopt for "max", missing or garbage.
+std::optional<std::uint64_t> read_limit(const std::string& path) {
+    std::ifstream in(path);
+    std::string text;
+    if (!(in >> text) || text == "max") return std::nullopt;
+    std::uint64_t v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return v;
+}
+
+// The tightest memory limit of this process's cgroup and its ancestors.
+std::optional<std::uint64_t> cgroup_limit() {
+    std::ifstream self("/proc/self/cgroup");
+    std::optional<std::uint64_t> best;
+    auto take = [&](std::optional<std::uint64_t> v) {
+        if (v && (!best || *v < *best)) best = v;
+    };
+    for (std::string line; std::getline(self, line);) {
+        // "0::/user.slice/..." (v2) or "4:memory:/..." (v1)
+        const auto a = line.find(':'), b = line.find(':', a + 1);
+        if (a == std::string::npos || b == std::string::npos) continue;
+        const std::string controllers = line.substr(a + 1, b - a - 1);
+        std::string path = line.substr(b + 1);
+        const bool v2 = controllers.empty(), v1 = controllers.find("memory") != std::string::npos;
+        if (!v2 && !v1) continue;
+        const std::string root = v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory";
+        const std::string file = v2 ? "/memory.max" : "/memory.limit_in_bytes";
+        for (;;) {
+            take(read_limit(root + path + file));
+            if (path.empty() || path == "/") break;
+            path = path.substr(0, path.rfind('/'));
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+std::uint64_t usable_memory_bytes() {
+    long pages = ::sysconf(_SC_PHYS_PAGES);
+    long page = ::sysconf(_SC_PAGESIZE);
+    std::uint64_t physical = pages > 0 && page > 0
+                                 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+                                 : std::uint64_t{4} << 30;
+    if (auto limit = cgroup_limit(); limit && *limit < physical) return *limit;
+    return physical;
+}
+
+std::uint64_t default_in_memory_bytes() {
+    return usable_memory_bytes() / 4;
+}
+
+std::int64_t peak_rss_bytes() {
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6)) * 1024;
+    return -1;
+}
+
+void reset_peak_rss() {
+    // "5" resets the peak RSS of this process (Linux >= 4.0).
+    std::ofstream("/proc/self/clear_refs") << "5";
 }
 
 run_context collect_context(const std::string& data_directory) {

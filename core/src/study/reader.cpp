@@ -743,6 +743,20 @@ study load_study_file(const std::string& path, const std::vector<std::string>& s
     return read_study(parse_study_yaml(text.str(), path), path, path, sets);
 }
 
+void set_study_setting(study& s, const std::string& key, const std::string& value, const std::string& flag) {
+    const field<study>* f = find_field(study_fields(), key);
+    if (!f) throw usage_error(fmt::format("{}: '{}' is not a study setting", flag, key));
+    auto set = f->parse(value);
+    if (!set) throw usage_error(fmt::format("{}: expected {}, got '{}'", flag, f->expected, value));
+    (*set)(s);
+    YAML::Node resolved = YAML::Load(s.resolved_yaml);
+    if (!resolved.IsMap()) resolved = YAML::Node(YAML::NodeType::Map);
+    resolved[key] = f->text(s);
+    YAML::Emitter e;
+    e << resolved;
+    s.resolved_yaml = std::string(e.c_str()) + "\n";
+}
+
 void check_study_plugins(const study& s, const registry& reg) {
     auto at = [](const std::string& origin) { return origin.empty() ? std::string() : origin + ": "; };
     std::set<std::string> checked_formats, checked_datasets;

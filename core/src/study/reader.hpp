@@ -25,6 +25,12 @@ study load_study_file(const std::string& path, const std::vector<std::string>& s
 study load_study_text(const std::string& text, const std::string& source,
                       const std::vector<std::string>& sets = {});
 
+// Sets a study-wide setting of the field table (directory, keep_files, ...)
+// after reading, as a command-line flag does, and records it in the
+// resolved study so the record describes what ran. Throws usage_error
+// naming `flag` for a bad value.
+void set_study_setting(study& s, const std::string& key, const std::string& value, const std::string& flag);
+
 // Checks every format's plugin exists, supports the dataset's dtype, and
 // accepts its options, before anything runs. Throws usage_error.
 void check_study_plugins(const study& s, const registry& reg);

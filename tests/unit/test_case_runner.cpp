@@ -1,11 +1,13 @@
-// Tests of the case executor's read: view path (case_executor.cpp): the
-// payload is verified in place from the plugin's zero-copy view, in memory
-// and streamed chunk by chunk, and a view with wrong bytes fails the case.
-#include "run/case_executor.hpp"
-#include "study/reader.hpp"
-#include "run/data.hpp"
-#include "run/data_source.hpp"
+// Tests of one case run through the engine in this process (case_runner,
+// the in-process executor, the runner): the read: view path verifies the
+// payload in place, in memory and streamed chunk by chunk; a view with wrong
+// bytes fails the case; a read that delivers nothing is caught however the
+// buffer looked before; streamed and in-memory cases write the same bytes.
 #include "host/registry.hpp"
+#include "run/data.hpp"
+#include "run/executor.hpp"
+#include "run/runner.hpp"
+#include "study/reader.hpp"
 #include "test_registry.hpp"
 
 #include <gtest/gtest.h>
@@ -24,22 +26,39 @@ namespace {
 
 using formatbench::unit_tests::test_registry;
 
+// Runs one case in this process with the given in-memory limit (the data
+// file is kept in `dir` when one is given).
+fb::case_result run_case(const fb::case_spec& c, std::uint64_t in_memory_bytes, const std::string& dir = "") {
+    const std::string where =
+        dir.empty()
+            ? (std::filesystem::temp_directory_path() / ("fb_case_" + std::to_string(::getpid()))).string()
+            : dir;
+    std::filesystem::create_directories(where);
+    fb::case_environment env;
+    env.plugins = &test_registry();
+    env.directory = where;
+    env.keep_files = !dir.empty();
+    env.in_memory_bytes = in_memory_bytes;
+    auto ex = fb::make_in_process_executor(env);
+    fb::study_result run;
+    run.spec.cases = {c};
+    run.spec.cases[0].index = 0;
+    fb::observer_list none;
+    fb::runner_options o;
+    o.in_memory_bytes = in_memory_bytes;
+    auto outcome = fb::run_cases(run, *ex, none, o);
+    if (dir.empty()) std::filesystem::remove_all(where);
+    EXPECT_EQ(outcome.result.cases.size(), 1u);
+    return outcome.result.cases.empty() ? fb::case_result{} : outcome.result.cases[0];
+}
+
 // Runs the one case of a study text with the given in-memory limit.
 fb::case_result run_one(const std::string& text, std::uint64_t in_memory_bytes) {
     auto s = fb::load_study_text(text, "<t>");
     EXPECT_EQ(s.cases.size(), 1u);
-    const fb::case_spec& c = s.cases.at(0);
-    const fb::plugin& p = test_registry().get(c.format.plugin);
-    auto source = fb::make_data_source(c.dataset, test_registry());
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              ("fb_view_" + std::to_string(::getpid()) + "_" + c.format.plugin))
-                                 .string();
-    fb::execution_limits limits;
-    limits.in_memory_bytes = in_memory_bytes;
-    limits.repeat = 3;
-    auto r = fb::execute_case(c, p, *source, path, limits);
-    std::filesystem::remove(path);
-    return r;
+    fb::case_spec c = s.cases.at(0);
+    c.params.repeat = 3;
+    return run_case(c, in_memory_bytes);
 }
 
 } // namespace
@@ -87,22 +106,21 @@ TEST(case_data, streamed_and_in_memory_cases_write_the_same_bytes) {
         ASSERT_EQ(s.cases.size(), 1u);
         const fb::case_spec& c = s.cases[0];
         const fb::plugin& p = test_registry().get("raw");
-        auto source = fb::make_data_source(c.dataset, test_registry());
         std::vector<unsigned char> want(10007 * 8);
         fb::generator(c.dataset).fill(0, 10007, want.data());
         for (std::uint64_t limit : {std::uint64_t{1} << 30, std::uint64_t{4096}}) {
             SCOPED_TRACE(limit > 4096 ? "in memory" : "streamed");
-            const std::string path =
-                (std::filesystem::temp_directory_path() / ("fb_data_" + std::to_string(::getpid()) + ".raw"))
-                    .string();
-            fb::execution_limits limits;
-            limits.in_memory_bytes = limit;
-            limits.repeat = 1;
-            auto r = fb::execute_case(c, p, *source, path, limits);
+            const std::string dir =
+                (std::filesystem::temp_directory_path() / ("fb_data_" + std::to_string(::getpid()))).string();
+            fb::case_spec one = c;
+            one.params.repeat = 1;
+            one.params.warmup = 0;
+            auto r = run_case(one, limit, dir);
             ASSERT_EQ(r.status, fb::case_status::ok) << r.error;
+            const std::string path = fb::data_path(dir, one, p);
             std::ifstream in(path, std::ios::binary);
             std::vector<unsigned char> got((std::istreambuf_iterator<char>(in)), {});
-            std::filesystem::remove(path);
+            std::filesystem::remove_all(dir);
             ASSERT_EQ(got.size(), want.size());
             for (std::size_t i = 0; i < want.size(); i += 8)
                 ASSERT_EQ(std::memcmp(got.data() + i, want.data() + i, 8), 0) << "element " << i / 8;

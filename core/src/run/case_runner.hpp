@@ -1,0 +1,84 @@
+// One case in the process that runs it, alive for the whole case: its
+// buffers, its data and the plugin's state outlive each repetition, so every
+// schedule measures the same thing. A repetition is split into its phases
+// (remove the old file, WRITE, cache step, READ with verification) so that
+// an executor may put barriers between them. Knows nothing of processes,
+// logs or reports; an executor drives it.
+#pragma once
+
+#include "host/plugin_handle.hpp"
+#include "results/result.hpp"
+#include "run/buffer.hpp"
+#include "run/data_source.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace formatbench {
+
+// What a case is set up with, learnt when it starts.
+struct case_setup {
+    std::size_t buffer_alignment = 0; // power of two dividing the buffers' addresses
+    bool lossless_expected = false;   // the plugin claims bit-exact reads for these options
+    std::string plugin_version, plugin_file;
+};
+
+// What is known when a case ends.
+struct case_facts {
+    std::uint64_t file_bytes = 0; // on disk after the last write (0 for no-file plugins)
+    std::int64_t peak_rss_bytes = -1;
+};
+
+class case_runner {
+public:
+    // Data sets up to in_memory_bytes are generated once and written from
+    // memory, so the write phase is one contiguous interval; larger ones are
+    // streamed chunk by chunk and only the plugin calls are summed. Throws
+    // for what cannot be set up (memory, a bad data source).
+    case_runner(const case_spec& spec, const plugin& plug, const data_source& source, std::string path,
+                std::uint64_t in_memory_bytes);
+
+    const case_setup& setup() const noexcept { return setup_; }
+
+    // The study's warm-up repetitions: run and verified, never recorded.
+    void warm_up();
+
+    // One recorded repetition: the phases below in order.
+    repetition run_repetition(verification& v);
+
+    // The phases (docs/methodology.md). Each throws plugin_error or
+    // std::system_error for a failing plugin or file system.
+    void remove_previous();                   // untimed: every write starts from no file
+    phase_sample write_phase();               // open .. close, plus the study's sync
+    double cache_step();                      // cache: cold drops the file's pages; residency after
+    phase_sample read_phase(verification& v); // open .. close; verified untimed
+
+    case_facts facts() const;
+
+private:
+    phase_sample view_phase(verification& v);
+    void sync();
+
+    const case_spec& spec_;
+    const plugin& plug_;
+    const data_source& source_;
+    std::string path_;
+    std::size_t esize_;
+    std::uint64_t count_;
+    std::uint64_t payload_;
+    std::uint64_t chunk_ = 1;
+    bool in_memory_ = true;
+    aligned_buffer write_buf_, read_buf_;
+    std::unique_ptr<aligned_buffer> expected_;
+    case_setup setup_;
+};
+
+// Loads one byte of every page of [p, p + n): what read: view times beyond
+// the view itself, so that the data is resident and mapped when the clock
+// stops (a mapping's page faults would otherwise fall into the untimed
+// verification). The bytes go to a volatile, so the loads are not
+// optimised away.
+void touch_pages(const unsigned char* p, std::uint64_t n);
+
+} // namespace formatbench

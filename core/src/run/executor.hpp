@@ -1,0 +1,78 @@
+// Where a case runs. An executor opens one session per case; the session
+// drives the case's runner (case_runner.hpp) step by step wherever it lives
+// and stays alive for the whole case, whatever the schedule: in this process
+// (isolation: none), in a forked worker (isolation: process, the default),
+// or nowhere at all (the mock executor, for tests of the runner). The runner
+// (runner.hpp) only ever talks to this seam.
+#pragma once
+
+#include "host/registry.hpp"
+#include "results/result.hpp"
+#include "run/case_runner.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace formatbench {
+
+// The outcome of one step; a failed step ends the case with this status.
+struct step_result {
+    case_status status = case_status::ok;
+    std::string error;
+    bool ok() const noexcept { return status == case_status::ok; }
+};
+
+// What one recorded repetition reports.
+struct repetition_report {
+    repetition rep;
+    verification verify;
+};
+
+class case_session {
+public:
+    virtual ~case_session() = default;
+    // Sets the case up (its data, buffers, the plugin) and runs its warm-up
+    // repetitions, which are never recorded.
+    virtual step_result start(case_setup& setup) = 0;
+    // One recorded repetition.
+    virtual step_result repetition(repetition_report& report) = 0;
+    // Ends the case: what it left on disk and its peak memory; the data file
+    // is removed unless the study keeps files. Called once, also after a
+    // failed step (facts are then left as far as known).
+    virtual step_result finish(case_facts& facts) = 0;
+    // What the case's plugin printed to standard output or error ("" when
+    // nothing, or when the executor cannot capture it).
+    virtual std::string output() { return {}; }
+};
+
+class executor {
+public:
+    virtual ~executor() = default;
+    virtual std::unique_ptr<case_session> open(const case_spec& c) = 0;
+};
+
+// What the executors that run real plugins need.
+struct case_environment {
+    const registry* plugins = nullptr;
+    std::string directory;             // where data files go
+    bool keep_files = false;           // leave each case's data file in place
+    std::uint64_t in_memory_bytes = 0; // see case_runner
+    // Polled while a forked worker is busy; true stops it (the step is
+    // then `skipped`, "interrupted").
+    std::function<bool()> stop_requested = [] { return false; };
+};
+
+// Runs each case in this process: no isolation, no timeout.
+std::unique_ptr<executor> make_in_process_executor(case_environment env);
+// Runs each case in a forked worker that lives for the whole case: a crash,
+// hang (the case's timeout), exit() or out-of-memory of the plugin fails that
+// case only; what the plugin prints is captured; the worker's own children
+// are killed with it.
+std::unique_ptr<executor> make_forked_executor(case_environment env);
+
+// The data file of a case: DIR/case-NNNN-PLUGIN[.EXT].
+std::string data_path(const std::string& dir, const case_spec& c, const plugin& p);
+
+} // namespace formatbench

@@ -1,0 +1,74 @@
+// The steps of a case in this process (local_case.hpp).
+#include "run/local_case.hpp"
+
+#include "base/error.hpp"
+#include "run/file_ops.hpp"
+#include "run/system_info.hpp"
+
+#include <fmt/format.h>
+
+#include <new>
+
+namespace formatbench {
+
+std::string data_path(const std::string& dir, const case_spec& c, const plugin& p) {
+    std::string name = fmt::format("case-{:04d}-{}", c.index, p.id());
+    if (!p.extension().empty()) name += "." + p.extension();
+    return dir + "/" + name;
+}
+
+local_case::local_case(const case_spec& spec, const case_environment& env) : spec_(spec), env_(env) {}
+
+template <class Fn>
+step_result local_case::guarded(Fn&& fn) {
+    try {
+        fn();
+        return {};
+    } catch (const std::bad_alloc&) {
+        return {case_status::failed, fmt::format("out of memory for {} bytes of data",
+                                                 spec_.dataset.count * dtype_size(spec_.dataset.type))};
+    } catch (const std::exception& e) {
+        return {case_status::failed, e.what()};
+    }
+}
+
+step_result local_case::start(case_setup& setup) {
+    return guarded([&] {
+        plugin_ = &env_.plugins->get(spec_.format.plugin);
+        path_ = data_path(env_.directory, spec_, *plugin_);
+        source_ = make_data_source(spec_.dataset, *env_.plugins);
+        runner_ = std::make_unique<case_runner>(spec_, *plugin_, *source_, path_, env_.in_memory_bytes);
+        setup = runner_->setup();
+        runner_->warm_up();
+    });
+}
+
+step_result local_case::repetition(repetition_report& report) {
+    if (!runner_) return {case_status::failed, "the case was not started"};
+    return guarded([&] { report.rep = runner_->run_repetition(report.verify); });
+}
+
+case_facts local_case::facts() const {
+    case_facts f;
+    if (runner_) {
+        try {
+            f = runner_->facts();
+        } catch (const std::exception&) {
+            f.peak_rss_bytes = peak_rss_bytes();
+        }
+    } else {
+        f.peak_rss_bytes = peak_rss_bytes();
+    }
+    return f;
+}
+
+void local_case::clean_up() const {
+    if (env_.keep_files || path_.empty()) return;
+    try {
+        remove_output(path_);
+    } catch (const std::exception&) {
+        // Reported by the directory clean-up at the end if it matters.
+    }
+}
+
+} // namespace formatbench

@@ -1,0 +1,35 @@
+// A case run by this process: its data source, its runner and the mapping of
+// whatever they throw to a step result. The in-process executor calls it
+// directly; the forked executor's worker calls it on the parent's behalf.
+#pragma once
+
+#include "run/executor.hpp"
+
+#include <memory>
+#include <string>
+
+namespace formatbench {
+
+class local_case {
+public:
+    local_case(const case_spec& spec, const case_environment& env);
+    step_result start(case_setup& setup);
+    step_result repetition(repetition_report& report);
+    // Facts of what is on disk and the peak memory; never throws.
+    case_facts facts() const;
+    // Removes the data file unless the study keeps files.
+    void clean_up() const;
+
+private:
+    template <class Fn>
+    step_result guarded(Fn&& fn);
+
+    const case_spec& spec_;
+    const case_environment& env_;
+    const plugin* plugin_ = nullptr;
+    std::string path_;
+    std::unique_ptr<data_source> source_;
+    std::unique_ptr<case_runner> runner_;
+};
+
+} // namespace formatbench

@@ -1,0 +1,66 @@
+// The mock executor (mock_executor.hpp).
+#include "run/mock_executor.hpp"
+
+#include <string>
+
+namespace formatbench {
+namespace {
+
+class mock_session final : public case_session {
+public:
+    mock_session(mock_executor& owner, const case_spec& spec)
+        : owner_(owner), index_(std::to_string(spec.index)), warmups_(spec.params.warmup),
+          script_(owner.script(spec)) {}
+
+    step_result start(case_setup& setup) override {
+        log("start");
+        if (!script_.start.ok()) return script_.start;
+        setup.buffer_alignment = 4096;
+        setup.lossless_expected = true;
+        setup.plugin_version = "mock";
+        for (unsigned i = 0; i < warmups_; ++i)
+            log("warmup");
+        return {};
+    }
+
+    step_result repetition(repetition_report& report) override {
+        log("repetition");
+        const std::size_t i = done_++;
+        if (i == script_.fail_at) return script_.failure;
+        auto pick = [&](const std::vector<double>& v) { return v.empty() ? 1e-3 : v[i % v.size()]; };
+        report.rep.write.wall_s = pick(script_.write_s);
+        report.rep.read.wall_s = pick(script_.read_s);
+        report.verify.checked = true;
+        report.verify.compared = 1;
+        report.verify.lossless_expected = true;
+        return {};
+    }
+
+    step_result finish(case_facts& facts) override {
+        log("finish");
+        facts.file_bytes = script_.file_bytes;
+        return {};
+    }
+
+    std::string output() override { return script_.output; }
+
+private:
+    void log(const char* what) {
+        owner_.trace.push_back(std::string(what) + " " + index_);
+        owner_.after_step();
+    }
+
+    mock_executor& owner_;
+    std::string index_;
+    unsigned warmups_;
+    mock_script script_;
+    std::size_t done_ = 0;
+};
+
+} // namespace
+
+std::unique_ptr<case_session> mock_executor::open(const case_spec& c) {
+    return std::make_unique<mock_session>(*this, c);
+}
+
+} // namespace formatbench
