@@ -3,13 +3,22 @@
 // the study goes on: segfault, abort, exit, hang, wrong data, a failing write.
 // With mode=ok it is a correct raw-bytes plugin; `slowdown` (percent) adds a
 // planted, proportional delay to every write and read for the compare tests.
+// For the tests of repetition accounting: `trace` names a file that gets one
+// line per stream opened ("write" or "read"), and `slow_opens` makes the
+// first N write streams of the process take `slow_ms` longer. mode=stale_read
+// delivers data on the process's first read only and then claims success
+// without touching the buffer; spawn_child leaves a child process sleeping
+// behind every write stream; print writes to stdout and stderr.
 // Its zero-copy view is the file read into memory at the view call, with the
 // same wrong_data flip, so the tests of read: view can catch a bad view.
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -20,8 +29,20 @@ namespace {
 
 using formatbench::sdk::error;
 
-constexpr const char* modes[] = {"ok",   "segfault",   "abort",      "exit",
-                                 "hang", "wrong_data", "fail_write", nullptr};
+constexpr const char* modes[] = {"ok",         "segfault",   "abort",       "exit",  "hang", "wrong_data",
+                                 "fail_write", "stale_read", "spawn_child", "print", nullptr};
+
+// Streams opened by this process so far.
+int writes_opened = 0;
+int reads_opened = 0;
+
+void trace(const std::string& file, const char* what) {
+    if (file.empty()) return;
+    if (std::FILE* f = std::fopen(file.c_str(), "a")) {
+        std::fprintf(f, "%s\n", what);
+        std::fclose(f);
+    }
+}
 
 struct misbehave_format {
     static constexpr fb_option_decl options[] = {
@@ -29,6 +50,11 @@ struct misbehave_format {
                                         "how to misbehave (during read, except fail_write)"),
         formatbench::sdk::option_float("slowdown", "0", 0, 1000,
                                        "extra busy time per call, in percent of the call's own time"),
+        formatbench::sdk::option_string("trace", "",
+                                        "file that gets one line per stream opened (write, read)"),
+        formatbench::sdk::option_int("slow_opens", "0", 0, 1000000,
+                                     "the first N write streams take slow_ms longer"),
+        formatbench::sdk::option_int("slow_ms", "200", 0, 60000, "extra milliseconds of a slow write stream"),
     };
 
     static formatbench::sdk::plugin_info info() {
@@ -55,11 +81,23 @@ struct misbehave_format {
             : path_(r.path), size_(r.element_size()), mode_(r.options.get_string("mode")),
               slowdown_(r.options.get_float("slowdown")) {
             file_ = formatbench::sdk::file::create(path_);
+            trace(r.options.get_string("trace"), "write");
+            if (writes_opened++ < r.options.get_int("slow_opens"))
+                std::this_thread::sleep_for(std::chrono::milliseconds(r.options.get_int("slow_ms")));
         }
         void write(const void* data, std::uint64_t count) {
             auto start = std::chrono::steady_clock::now();
             if (mode_ == "fail_write")
                 throw error(FB_E_IO, "misbehave: write to '" + path_ + "' failed on purpose");
+            if (mode_ == "print") {
+                std::printf("misbehave says hello on stdout\n");
+                std::fflush(stdout);
+                std::fprintf(stderr, "misbehave says hello on stderr\n");
+            }
+            if (mode_ == "spawn_child" && ::fork() == 0) {
+                ::sleep(3600); // a child the plugin forgets
+                ::_exit(0);
+            }
             file_.write_all(data, count * size_);
             slow_down(start, slowdown_);
         }
@@ -79,6 +117,9 @@ struct misbehave_format {
             : path_(r.path), size_(r.element_size()), mode_(r.options.get_string("mode")),
               slowdown_(r.options.get_float("slowdown")) {
             file_ = formatbench::sdk::file::open_read(path_);
+            trace(r.options.get_string("trace"), "read");
+            stale_ = mode_ == "stale_read" && reads_opened > 0;
+            ++reads_opened;
         }
         void read(void* data, std::uint64_t count) {
             auto start = std::chrono::steady_clock::now();
@@ -88,6 +129,7 @@ struct misbehave_format {
             if (mode_ == "hang")
                 for (;;)
                     std::this_thread::sleep_for(std::chrono::seconds(1));
+            if (stale_) return; // claims success, leaves the buffer as it was
             if (file_.read_full(data, count * size_) < count * size_)
                 throw error(FB_E_TRUNCATED, "misbehave: '" + path_ + "' is too short");
             // Claims success but flips one bit of the first value.
@@ -108,6 +150,7 @@ struct misbehave_format {
         std::size_t size_;
         std::string mode_;
         double slowdown_;
+        bool stale_ = false;
         formatbench::sdk::file file_;
         std::vector<unsigned char> held_;
     };

@@ -127,3 +127,21 @@ TEST(case_data, streamed_and_in_memory_cases_write_the_same_bytes) {
         }
     }
 }
+
+// A reader that claims success without delivering data after its first read
+// (mode stale_read): the warm-up's read leaves the right bytes in the buffer,
+// so only the poisoning of the read buffer before each read catches the
+// recorded ones. In memory and streamed.
+TEST(case_runner, a_read_that_delivers_nothing_fails_the_case) {
+    for (std::uint64_t limit : {std::uint64_t{1} << 30, std::uint64_t{16} << 10}) {
+        SCOPED_TRACE(limit > (1u << 20) ? "in memory" : "streamed");
+        auto s = fb::load_study_text("datasets: [{count: 5000}]\n"
+                                     "formats: [{plugin: misbehave, chunk: 8KiB, warmup: 1, repeat: 2, "
+                                     "options: {mode: stale_read}}]\n",
+                                     "<t>");
+        auto r = run_case(s.cases.at(0), limit);
+        EXPECT_EQ(r.status, fb::case_status::failed) << r.error;
+        EXPECT_EQ(r.verify.compared, 5000u);
+        EXPECT_GT(r.verify.mismatches, 0u);
+    }
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The run engine end to end with real processes, under every schedule and
+# both isolations: the misbehave test plugin (FB_TEST_PLUGINS) records every
+# stream it opens (option trace), so the count of repetitions a plugin really
+# performed is checked against the samples the record holds:
+#  - warm-ups are performed and never recorded: warmup 2 + repeat 3 opens 5
+#    write and 5 read streams per case, and the record holds 3 samples;
+#  - the first write streams of a case's process made slow (slow_opens) are
+#    the warm-ups: with warmup 2 no recorded write is slow, with warmup 1
+#    exactly one is (a 400 ms sleep against writes of well under 400 ms);
+#  - a case's worker lives for the whole case under interleave, so a second
+#    round does not start a new process (its first-open counter would be
+#    reset and every round's first write slow);
+#  - a timeout, a plugin that leaves a child process behind, and a plugin
+#    that prints: the study goes on, the child dies with its case, what it
+#    printed is kept with the case and never mixed into --json -.
+source "$(dirname "$0")/lib.sh"
+: "${FB_TEST_PLUGINS:?}"
+cd "$work"
+PY=/usr/bin/python3
+
+for isolation in process none; do
+  for schedule in sequential interleave shuffle; do
+    rm -f trace-*
+    cat > count.yaml <<EOF
+defaults: {repeat: 3, warmup: 2}
+schedule: $schedule
+isolation: $isolation
+plugin_path: [$FB_TEST_PLUGINS]
+datasets: [{dtype: f64, count: 20000}]
+formats:
+  - {label: a, plugin: misbehave, options: {trace: $work/trace-a}}
+  - {label: b, plugin: misbehave, options: {trace: $work/trace-b}}
+  - {label: c, plugin: misbehave, options: {trace: $work/trace-c}, min_time: 50ms}
+EOF
+    expect_status 0 "$FB" run count.yaml --json count.json --no-console
+    $PY - count.json "$work" "$schedule/$isolation" <<'PY' || fail "repetition counts ($schedule, $isolation)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+cases = {c["format"]["label"]: c for c in d["cases"]}
+assert set(cases) == {"a", "b", "c"}, set(cases)
+assert d["study"]["schedule"] == sys.argv[3].split("/")[0]
+for label, c in cases.items():
+    lines = open(f"{sys.argv[2]}/trace-{label}").read().split()
+    n = len(c["samples"])
+    if label == "c":
+        # min_time: samples until their write + read time reaches 50 ms, not one more.
+        total = [s["write"]["wall_s"] + s["read"]["wall_s"] for s in c["samples"]]
+        assert n >= 3 and sum(total) >= 0.05 and (n == 3 or sum(total[:-1]) < 0.05), total
+    else:
+        assert n == 3, (label, n)
+    assert lines.count("write") == n + 2 and lines.count("read") == n + 2, (label, lines.count("write"), n)
+print(sys.argv[3], {l: len(c["samples"]) for l, c in cases.items()}, "samples; warm-ups 2 each, not recorded")
+PY
+  done
+done
+
+# Slow first opens are the warm-ups, also under interleave (one worker per case).
+for schedule in sequential interleave; do
+  for warmup in 2 1; do
+    cat > slow.yaml <<EOF
+defaults: {repeat: 3, warmup: $warmup}
+schedule: $schedule
+plugin_path: [$FB_TEST_PLUGINS]
+datasets: [{dtype: f64, count: 20000}]
+formats:
+  - {label: s1, plugin: misbehave, options: {slow_opens: 2, slow_ms: 400}}
+  - {label: s2, plugin: misbehave, options: {slow_opens: 2, slow_ms: 400}}
+EOF
+    expect_status 0 "$FB" run slow.yaml --json slow.json --no-console
+    $PY - slow.json "$warmup" "$schedule" <<'PY' || fail "warm-ups recorded ($schedule, warmup $3)"
+import json, sys
+warmup = int(sys.argv[2])
+for c in json.load(open(sys.argv[1]))["cases"]:
+    slow = [s["write"]["wall_s"] for s in c["samples"] if s["write"]["wall_s"] >= 0.4]
+    assert len(c["samples"]) == 3
+    assert len(slow) == 2 - warmup, (sys.argv[3], warmup, [s["write"]["wall_s"] for s in c["samples"]])
+print(sys.argv[3], "warmup", warmup, ": slow recorded writes as expected")
+PY
+  done
+done
+
+# A hang (timeout), a forgotten child process, a plugin that prints.
+cat > faults.yaml <<EOF
+defaults: {repeat: 2, warmup: 0, timeout: 3}
+schedule: interleave
+plugin_path: [$FB_TEST_PLUGINS]
+datasets: [{dtype: f64, count: 10000}]
+formats:
+  - {label: hang, plugin: misbehave, options: {mode: hang}}
+  - {label: child, plugin: misbehave, options: {mode: spawn_child}}
+  - {label: print, plugin: misbehave, options: {mode: print}}
+  - raw
+EOF
+start=$(date +%s)
+expect_status 1 "$FB" run faults.yaml --json - --no-console
+end=$(date +%s)
+$PY - "$work/out" <<'PY' || fail "faults under interleave"
+import json, sys
+d = json.load(open(sys.argv[1]))  # standard output is the JSON record, nothing else
+cases = {c["format"]["label"]: c for c in d["cases"]}
+assert cases["hang"]["status"] == "timeout", cases["hang"]["status"]
+assert cases["child"]["status"] == "ok", (cases["child"]["status"], cases["child"]["error"])
+assert cases["print"]["status"] == "ok"
+out = cases["print"]["output"]
+assert "misbehave says hello on stdout" in out and "misbehave says hello on stderr" in out, out
+assert cases["raw"]["status"] == "ok" and len(cases["raw"]["samples"]) == 2
+print("timeout, forgotten child and printing plugin handled:", {l: c["status"] for l, c in cases.items()})
+PY
+[ $((end - start)) -lt 30 ] || fail "the forgotten child kept the run waiting ($((end - start)) s)"
+if pgrep -f "formatbench" -a | grep -v pgrep | grep -q "faults.yaml"; then fail "a worker outlived the run"; fi
+echo "engine: ok"
