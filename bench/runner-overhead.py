@@ -9,8 +9,10 @@
    --rounds alternations; the summary is the median of the per-round
    ratios. A copy of 8 MB takes 0.3-0.6 ms, and two processes started a
    second apart differ here by up to 20% on it, so this is measured twice:
-   a) in one process: the runner's case executor (the code formatbench run
-      runs in its child) and the loop alternate (memory_loop's second form);
+   a) in one process: the run engine (runner loop, the case's session and
+      case_runner, with the in-process executor; formatbench run runs the
+      same code in a forked worker) and the loop alternate (memory_loop's
+      second form);
    b) across processes: `formatbench run` (fork isolation, CLI, reports)
       and the loop program alternate.
 2. A streamed raw case (default 10^9 doubles = 8 GB, chunk 16 MiB): write,
@@ -37,7 +39,7 @@ def main():
     fb = os.path.join(a.build, "core", "formatbench")
     loop = os.path.join(a.build, "bench", "memory_loop")
     with tempfile.TemporaryDirectory(prefix="fb-overhead-") as work:
-        print(f"== a) memory plugin through the runner's case executor vs a tight loop of the same copies, "
+        print(f"== a) memory plugin through the run engine vs a tight loop of the same copies, "
               f"one process, n = 10^6 f64, median of {a.reps}")
         d = json.loads(subprocess.run([loop, "1000000", str(a.reps), str(a.rounds), os.path.join(a.build, "plugins")],
                                       check=True, capture_output=True, text=True).stdout)

@@ -91,7 +91,8 @@ TEST(runner, sequential_runs_each_case_to_its_end_before_the_next) {
     fb::mock_executor ex;
     auto out = run(study_of(2, 2, 1), ex);
     EXPECT_EQ(ex.trace, (strings{"start 0", "warmup 0", "repetition 0", "repetition 0", "finish 0", "start 1",
-                                 "warmup 1", "repetition 1", "repetition 1", "finish 1"}));
+                                 "warmup 1", "repetition 1", "repetition 1", "finish 1"}))
+        << "no re-warm: each repetition follows one of its own case";
     ASSERT_EQ(out.result.cases.size(), 2u);
     EXPECT_FALSE(out.any_failed);
     EXPECT_FALSE(out.interrupted);
@@ -100,9 +101,19 @@ TEST(runner, sequential_runs_each_case_to_its_end_before_the_next) {
 TEST(runner, interleave_keeps_every_case_alive_and_goes_round_robin) {
     fb::mock_executor ex;
     run(study_of(3, 2, 1, fb::schedule_mode::interleave), ex);
-    EXPECT_EQ(ex.trace, (strings{"start 0", "warmup 0", "start 1", "warmup 1", "start 2", "warmup 2",
-                                 "repetition 0", "repetition 1", "repetition 2", "repetition 0", "finish 0",
-                                 "repetition 1", "finish 1", "repetition 2", "finish 2"}));
+    // Each recorded repetition that does not follow one of its own case is
+    // preceded by a re-warm; the last case, alone, needs none.
+    EXPECT_EQ(ex.trace,
+              (strings{"start 0",  "warmup 0",     "start 1",  "warmup 1",     "start 2",      "warmup 2",
+                       "rewarm 0", "repetition 0", "rewarm 1", "repetition 1", "rewarm 2",     "repetition 2",
+                       "rewarm 0", "repetition 0", "finish 0", "rewarm 1",     "repetition 1", "finish 1",
+                       "rewarm 2", "repetition 2", "finish 2"}));
+    ex.trace.clear();
+    fb::study two = study_of(2, 3, 0, fb::schedule_mode::interleave);
+    two.cases[0].params.repeat = 1;
+    run(two, ex);
+    EXPECT_EQ(ex.trace, (strings{"start 0", "start 1", "rewarm 0", "repetition 0", "finish 0", "rewarm 1",
+                                 "repetition 1", "repetition 1", "repetition 1", "finish 1"}));
 }
 
 TEST(runner, shuffle_orders_each_round_by_its_seed) {
@@ -306,6 +317,7 @@ TEST(runner, a_lossless_case_with_differing_data_fails) {
                     r.verify.max_abs_error = 0.5;
                     return {};
                 }
+                fb::step_result rewarm() override { return {}; }
                 fb::step_result finish(fb::case_facts&) override { return {}; }
             };
             (void)c;

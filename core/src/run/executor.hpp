@@ -38,6 +38,11 @@ public:
     virtual step_result start(case_setup& setup) = 0;
     // One recorded repetition.
     virtual step_result repetition(repetition_report& report) = 0;
+    // One more unrecorded repetition, run before a recorded one that does
+    // not directly follow one of its own case (interleave, shuffle), so that
+    // every recorded repetition starts from the state its own case left:
+    // its buffers and file in the caches, its plugin's pools warm.
+    virtual step_result rewarm() = 0;
     // Ends the case: what it left on disk and its peak memory; the data file
     // is removed unless the study keeps files. Called once, also after a
     // failed step (facts are then left as far as known).

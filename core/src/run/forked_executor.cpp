@@ -1,6 +1,6 @@
 // isolation: process (executor.hpp): one forked worker per case, alive from
 // the case's start to its finish, driven over two pipes. The parent sends a
-// one-byte command (S start, R repetition, F finish) and reads back one
+// one-byte command (S start, R repetition, W rewarm, F finish) and reads back one
 // length-prefixed JSON reply, waiting at most what is left of the case's
 // timeout (the time the case's own steps have taken so far counts; the time
 // it waits while an interleaved schedule runs other cases does not).
@@ -104,6 +104,8 @@ json step_json(const step_result& r) {
             reply = step_json(r);
             reply["rep"] = to_json(report.rep);
             reply["verify"] = to_json(report.verify);
+        } else if (command == 'W') {
+            reply = step_json(work.rewarm());
         } else if (command == 'F') {
             const case_facts f = work.facts();
             work.clean_up();
@@ -148,6 +150,13 @@ public:
         if (!r.ok()) return r;
         report.rep = repetition_from_json(reply.at("rep"));
         report.verify = verification_from_json(reply.at("verify"));
+        return status_of(reply);
+    }
+
+    step_result rewarm() override {
+        json reply;
+        step_result r = exchange('W', reply);
+        if (!r.ok()) return r;
         return status_of(reply);
     }
 

@@ -12,6 +12,7 @@ public:
 
     step_result start(case_setup& setup) override { return case_.start(setup); }
     step_result repetition(repetition_report& report) override { return case_.repetition(report); }
+    step_result rewarm() override { return case_.rewarm(); }
     step_result finish(case_facts& facts) override {
         facts = case_.facts();
         case_.clean_up();

@@ -48,6 +48,14 @@ step_result local_case::repetition(repetition_report& report) {
     return guarded([&] { report.rep = runner_->run_repetition(report.verify); });
 }
 
+step_result local_case::rewarm() {
+    if (!runner_) return {case_status::failed, "the case was not started"};
+    return guarded([&] {
+        verification scratch;
+        runner_->run_repetition(scratch);
+    });
+}
+
 case_facts local_case::facts() const {
     case_facts f;
     if (runner_) {

@@ -15,6 +15,7 @@ public:
     local_case(const case_spec& spec, const case_environment& env);
     step_result start(case_setup& setup);
     step_result repetition(repetition_report& report);
+    step_result rewarm();
     // Facts of what is on disk and the peak memory; never throws.
     case_facts facts() const;
     // Removes the data file unless the study keeps files.

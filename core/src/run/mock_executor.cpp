@@ -36,6 +36,11 @@ public:
         return {};
     }
 
+    step_result rewarm() override {
+        log("rewarm");
+        return {};
+    }
+
     step_result finish(case_facts& facts) override {
         log("finish");
         facts.file_bytes = script_.file_bytes;

@@ -28,7 +28,7 @@ class mock_executor final : public executor {
 public:
     // The script of each case; the default script succeeds with 1 ms phases.
     std::function<mock_script(const case_spec&)> script = [](const case_spec&) { return mock_script{}; };
-    // One line per step: "start 3", "warmup 3", "repetition 3", "finish 3"
+    // One line per step: "start 3", "warmup 3", "rewarm 3", "repetition 3", "finish 3"
     // (the number is the case's index).
     std::vector<std::string> trace;
     // Called after every step with the trace so far (a test may stop the run).

@@ -85,6 +85,16 @@ private:
     }
 
     void step(live_case& c) {
+        // Under interleave and shuffle a recorded repetition that does not
+        // follow one of its own case is preceded by an unrecorded one, so it
+        // finds the caches and the plugin as a sequential run leaves them.
+        if (last_ != c.position && study_.schedule != schedule_mode::sequential) {
+            if (const step_result w = c.session->rewarm(); !w.ok()) {
+                end(c, w);
+                return;
+            }
+        }
+        last_ = c.position;
         repetition_report report;
         const step_result r = c.session->repetition(report);
         if (!r.ok()) {
@@ -141,6 +151,7 @@ private:
     const runner_options& options_;
     std::vector<std::optional<case_result>> results_;
     bool stopped_ = false;
+    std::size_t last_ = SIZE_MAX; // the case whose repetition ran last
 };
 
 } // namespace
