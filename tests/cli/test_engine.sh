@@ -13,6 +13,7 @@
 #  - a case's worker lives for the whole case under interleave, so a later
 #    round does not start a new process (its open counter would restart and
 #    slow writes appear among the samples);
+#  - the timeout is a budget for all of a case's steps together;
 #  - a timeout, a plugin that leaves a child process behind, and a plugin
 #    that prints: the study goes on, the child dies with its case, what it
 #    printed is kept with the case and never mixed into --json -.
@@ -121,4 +122,19 @@ print("timeout, forgotten child and printing plugin handled:", {l: c["status"] f
 PY
 [ $((end - start)) -lt 30 ] || fail "the forgotten child kept the run waiting ($((end - start)) s)"
 if pgrep -f "formatbench" -a | grep -v pgrep | grep -q "faults.yaml"; then fail "a worker outlived the run"; fi
+# The timeout is the case's budget, not a step's: repetitions of 300 ms each
+# exceed a timeout of 1 s together.
+cat > budget.yaml <<EOF
+defaults: {repeat: 8, warmup: 0, timeout: 1}
+plugin_path: [$FB_TEST_PLUGINS]
+datasets: [{dtype: f64, count: 1000}]
+formats: [{plugin: misbehave, options: {slow_opens: 100, slow_ms: 300}}]
+EOF
+expect_status 1 "$FB" run budget.yaml --json budget.json --no-console
+$PY - budget.json <<'PY' || fail "timeout budget"
+import json, sys
+c = json.load(open(sys.argv[1]))["cases"][0]
+assert c["status"] == "timeout", (c["status"], c["error"])
+assert 1 <= len(c["samples"]) <= 3, len(c["samples"])  # the samples before the budget ran out are kept
+PY
 echo "engine: ok"
