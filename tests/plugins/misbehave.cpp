@@ -8,7 +8,8 @@
 // first N write streams of the process take `slow_ms` longer. mode=stale_read
 // delivers data on the process's first read only and then claims success
 // without touching the buffer; spawn_child leaves a child process sleeping
-// behind every write stream; print writes to stdout and stderr.
+// behind every write stream; print writes to stdout and stderr; bad_message
+// fails a write with a message that is not UTF-8 and holds an escape sequence.
 // Its zero-copy view is the file read into memory at the view call, with the
 // same wrong_data flip, so the tests of read: view can catch a bad view.
 #include <formatbench/plugin.hpp>
@@ -29,8 +30,9 @@ namespace {
 
 using formatbench::sdk::error;
 
-constexpr const char* modes[] = {"ok",         "segfault",   "abort",       "exit",  "hang", "wrong_data",
-                                 "fail_write", "stale_read", "spawn_child", "print", nullptr};
+constexpr const char* modes[] = {"ok",          "segfault",   "abort",       "exit",
+                                 "hang",        "wrong_data", "fail_write",  "stale_read",
+                                 "spawn_child", "print",      "bad_message", nullptr};
 
 // Streams opened by this process so far.
 int writes_opened = 0;
@@ -89,6 +91,8 @@ struct misbehave_format {
             auto start = std::chrono::steady_clock::now();
             if (mode_ == "fail_write")
                 throw error(FB_E_IO, "misbehave: write to '" + path_ + "' failed on purpose");
+            if (mode_ == "bad_message") // bytes that are not UTF-8, and a terminal escape sequence
+                throw error(FB_E_IO, "misbehave: invalid \xff\xfe bytes and \x1b[2J a screen clear");
             if (mode_ == "print") {
                 std::printf("misbehave says hello on stdout\n");
                 std::fflush(stdout);

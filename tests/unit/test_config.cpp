@@ -5,6 +5,7 @@
 #include "base/suggest.hpp"
 #include "host/registry.hpp"
 #include "study/plan.hpp"
+#include "study/checks.hpp"
 #include "study/reader.hpp"
 #include "test_registry.hpp"
 

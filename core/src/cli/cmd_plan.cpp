@@ -4,6 +4,7 @@
 // cannot be written, exits with status 2.
 #include "cli/commands.hpp"
 #include "report/outputs.hpp"
+#include "study/checks.hpp"
 #include "study/plan.hpp"
 #include "study/reader.hpp"
 
@@ -31,6 +32,7 @@ void add_plan_command(CLI::App& app, const global_options& global, command_actio
             study s = load_study_file(args->study, args->sets);
             auto reg = load_plugins(global, s.plugin_path);
             check_study_plugins(s, *reg);
+            check_study_paths(s);
             check_outputs(s.outputs);
             print_plan(s, std::cout);
             return exit_ok;

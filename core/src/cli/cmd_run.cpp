@@ -13,6 +13,7 @@
 #include "run/resume.hpp"
 #include "run/study_run.hpp"
 #include "study/builtin.hpp"
+#include "study/checks.hpp"
 #include "study/reader.hpp"
 
 #include <fmt/format.h>
@@ -36,6 +37,7 @@ struct run_arguments {
     bool retry_failed = false;
     bool reuse_matching = false;
     std::string directory;
+    std::string memory_limit;
 };
 
 int run_command(const global_options& global, const run_arguments& a) {
@@ -46,10 +48,18 @@ int run_command(const global_options& global, const run_arguments& a) {
     if (!a.directory.empty()) set_study_setting(s, "directory", a.directory, "--directory");
     auto reg = load_plugins(global, s.plugin_path);
     check_study_plugins(s, *reg);
+    check_study_paths(s);
 
     // What --resume keeps, and where the log goes: a resumed log is appended
     // to unless --log names another one.
     study_run_options options;
+    if (!a.memory_limit.empty()) {
+        auto bytes = parse_bytes(a.memory_limit);
+        if (!bytes || *bytes == 0)
+            throw usage_error(
+                fmt::format("--memory-limit: expected a size like 512MiB or 2GB, got '{}'", a.memory_limit));
+        options.in_memory_bytes = *bytes;
+    }
     std::optional<results_source> resumed_from;
     if (!a.resume.empty()) {
         resumed_from = load_results_source(a.resume);
@@ -140,6 +150,11 @@ void add_run_command(CLI::App& app, const global_options& global, command_action
     run->add_flag("--keep-files", a->keep_files, "keep the data files (overrides keep_files: false)");
     run->add_option("--directory", a->directory, "folder for data files (overrides the study's directory)")
         ->type_name("DIR");
+    run->add_option(
+           "--memory-limit", a->memory_limit,
+           "largest data set held in memory; larger ones are streamed chunk by chunk, generated or read "
+           "from their file (default: a quarter of the memory this process may use)")
+        ->type_name("SIZE");
     run->callback([&global, &action, a] { action = [&global, a] { return run_command(global, *a); }; });
 }
 

@@ -4,6 +4,7 @@
 // Standard output is checked at the end of every command: a write lost to a
 // full disk, a closed pipe or /dev/full is an error, never a silent success.
 #include "base/error.hpp"
+#include "base/text.hpp"
 #include "build_config.hpp"
 #include "cli/commands.hpp"
 #include "report/output_file.hpp"
@@ -48,7 +49,7 @@ int main(int argc, char** argv) {
         try {
             flush_standard_output();
         } catch (const std::exception& e) {
-            fmt::print(stderr, "formatbench: error: {}\n", e.what());
+            fmt::print(stderr, "formatbench: error: {}\n", escape_text(e.what()));
             return code == exit_ok ? exit_case_failed : code;
         }
         return code;
@@ -62,10 +63,10 @@ int main(int argc, char** argv) {
     try {
         return checked(action ? action() : exit_usage);
     } catch (const usage_error& e) {
-        fmt::print(stderr, "formatbench: {}\n", e.what());
+        fmt::print(stderr, "formatbench: {}\n", escape_text(e.what()));
         return checked(exit_usage);
     } catch (const std::exception& e) {
-        fmt::print(stderr, "formatbench: error: {}\n", e.what());
+        fmt::print(stderr, "formatbench: error: {}\n", escape_text(e.what()));
         return checked(exit_case_failed);
     }
 }

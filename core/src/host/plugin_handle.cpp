@@ -4,6 +4,7 @@
 
 #include "base/error.hpp"
 #include "base/suggest.hpp"
+#include "base/text.hpp"
 
 #include <formatbench/plugin.hpp>
 
@@ -18,8 +19,13 @@ namespace {
 // Room for a plugin's message; FB_ERROR_BUFFER_MIN is the contract's floor.
 constexpr std::size_t error_buffer_size = 1024;
 
+// Longest descriptor string kept (an id, a help line): the registry has
+// checked each is terminated within it.
+constexpr std::size_t max_descriptor_text = 4096;
+
+// A descriptor string as the host keeps it: bounded and escaped.
 std::string text_or_empty(const char* s) {
-    return s ? std::string(s) : std::string();
+    return s ? escape_text(bounded_string(s, max_descriptor_text)) : std::string();
 }
 
 // The C call table as a vector of name=value views for the plugin.
@@ -131,9 +137,11 @@ bool plugin::has_extension(const char* id) const {
 }
 
 void plugin::fail(fb_status status, const char* what, const std::string& path, const char* message) const {
-    throw plugin_error(id_, status,
-                       fmt::format("plugin '{}': {} '{}' failed ({}): {}", id_, what, path,
-                                   status_name(status), message && *message ? message : "no message"));
+    throw plugin_error(
+        id_, status,
+        fmt::format("plugin '{}': {} '{}' failed ({}): {}", id_, what, path, status_name(status),
+                    message && *message ? escape_text(bounded_string(message, error_buffer_size))
+                                        : std::string("no message")));
 }
 
 std::unique_ptr<write_stream> plugin::open_write(const std::string& path, dtype d, std::uint64_t count,

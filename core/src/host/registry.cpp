@@ -3,6 +3,7 @@
 
 #include "base/error.hpp"
 #include "base/suggest.hpp"
+#include "base/text.hpp"
 #include "build_config.hpp"
 
 // Boost 1.74's library_info headers use std::vector without including it.
@@ -15,15 +16,42 @@
 
 #include <fmt/format.h>
 
+#include <formatbench/plugin.hpp>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <set>
 #include <system_error>
 
 namespace fs = std::filesystem;
 
 namespace formatbench {
 namespace {
+
+// How long a library may take to load in the probe child: 10 s, or
+// FORMATBENCH_LOAD_TIMEOUT seconds (docs/plugin-guide.md).
+double probe_timeout_s() {
+    if (const char* env = std::getenv("FORMATBENCH_LOAD_TIMEOUT")) {
+        char* end = nullptr;
+        const double v = std::strtod(env, &end);
+        if (end != env && *end == '\0' && v > 0 && v <= 3600) return v;
+    }
+    return 10;
+}
 
 // Sizes of the descriptor and the option declaration in ABI 1.0 (frozen
 // literals, plugin.h); later minors only make them larger.
@@ -84,6 +112,163 @@ std::string descriptor_problem(const fb_plugin_descriptor* d) {
     for (const auto& [present, name] : calls)
         if (!present) return fmt::format("descriptor lacks the required call {}", name);
     return {};
+}
+
+// Limits on what a descriptor may point to; beyond them it is malformed.
+constexpr std::size_t max_text = 4096; // bytes of one string, NUL included
+constexpr std::uint32_t max_options = 1000;
+constexpr std::size_t max_choices = 1000;
+
+bool bounded(const char* s) {
+    return s && std::memchr(s, 0, max_text) != nullptr;
+}
+
+bool valid_option_name(const char* s) {
+    if (!bounded(s) || !*s) return false;
+    for (const char* p = s; *p; ++p)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) return false;
+    return true;
+}
+
+// Everything the descriptor points to, within the limits: strings end, the
+// option table is sane (names, types, choice lists, defaults that fit their
+// declaration, ranges), no option twice. Reading a bad pointer may crash:
+// this runs first in the probe child (probe_library), where a crash is a
+// reason to skip the file, not the end of formatbench.
+std::string deep_problem(const fb_plugin_descriptor* d) {
+    for (const char* text : {d->id, d->version, d->description, d->license, d->extension})
+        if (!bounded(text))
+            return fmt::format("a descriptor string is not terminated within {} bytes", max_text);
+    if (d->option_count > max_options)
+        return fmt::format("descriptor declares {} options (at most {})", d->option_count, max_options);
+    const auto* base = reinterpret_cast<const unsigned char*>(d->options);
+    std::set<std::string> names;
+    for (std::uint32_t i = 0; base && i < d->option_count; ++i) {
+        fb_option_decl o{};
+        std::memcpy(&o, base + std::size_t{i} * d->option_decl_size,
+                    std::min<std::size_t>(d->option_decl_size, sizeof o));
+        if (!valid_option_name(o.name)) return fmt::format("option {} has no name of [a-z0-9_]+", i);
+        if (!names.insert(o.name).second) return fmt::format("option '{}' is declared twice", o.name);
+        if (o.type < FB_OPT_BOOL || o.type > FB_OPT_SIZE)
+            return fmt::format("option '{}' has an unknown type {}", o.name, static_cast<int>(o.type));
+        if (!bounded(o.default_value) || !bounded(o.help))
+            return fmt::format("option '{}' lacks its default or help text", o.name);
+        if (o.type == FB_OPT_CHOICE) {
+            std::size_t n = 0;
+            for (; o.choices && n < max_choices && o.choices[n]; ++n)
+                if (!bounded(o.choices[n]))
+                    return fmt::format("a choice of option '{}' is not terminated", o.name);
+            if (!o.choices || n == 0 || n == max_choices)
+                return fmt::format("option '{}' has no NULL-terminated list of choices (at most {})", o.name,
+                                   max_choices - 1);
+        }
+        if (o.has_range && !(o.min <= o.max))
+            return fmt::format("option '{}' has a range [{}, {}] that holds nothing", o.name, o.min, o.max);
+        try {
+            sdk::options::check(o, o.default_value);
+        } catch (const std::exception& e) {
+            return fmt::format("the default of option '{}' does not fit its declaration: {}", o.name,
+                               e.what());
+        }
+    }
+    return {};
+}
+
+// Loads `file` in a child first, with `timeout_s`: a library whose
+// constructors or entry point crash, hang or print, or whose descriptor is
+// malformed, is a problem to report, and the parent never loads it. Empty
+// when the library is fit to load.
+std::string probe_library(const fs::path& file, double timeout_s) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return {}; // cannot probe: load as before
+    int out = ::memfd_create("formatbench-probe-output", MFD_CLOEXEC);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        if (out >= 0) ::close(out);
+        return {};
+    }
+    if (pid == 0) {
+        for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE, SIGINT, SIGTERM})
+            ::signal(sig, SIG_DFL);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (out >= 0) {
+            ::dup2(out, STDOUT_FILENO);
+            ::dup2(out, STDERR_FILENO);
+        }
+        std::string why;
+        void* lib = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!lib) {
+            why = std::string("cannot be loaded: ") + ::dlerror();
+        } else if (void* sym = ::dlsym(lib, FB_PLUGIN_ENTRY_NAME); !sym) {
+            why = fmt::format("no entry symbol '{}': not a formatbench plugin", FB_PLUGIN_ENTRY_NAME);
+        } else {
+            auto entry = reinterpret_cast<fb_plugin_entry_fn>(sym);
+            const fb_plugin_descriptor* d = entry(FB_ABI_MAJOR, FB_ABI_MINOR);
+            why = descriptor_problem(d);
+            if (why.empty()) why = deep_problem(d);
+        }
+        std::fflush(stdout);
+        std::fflush(stderr);
+        if (why.empty() && out >= 0 && ::lseek(out, 0, SEEK_END) > 0) {
+            char printed[200] = "";
+            ssize_t n = ::pread(out, printed, sizeof printed - 1, 0);
+            std::string text(printed, n > 0 ? static_cast<std::size_t>(n) : 0);
+            while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+                text.pop_back();
+            why = fmt::format(
+                "writes to standard output or error while loading (a plugin must not print): '{}'",
+                escape_text(text));
+        }
+        why = "=" + why; // "=" alone: fit to load
+        ssize_t ignored = ::write(fds[1], why.data(), why.size());
+        (void)ignored;
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    if (out >= 0) ::close(out);
+    std::string reply;
+    char buf[4096];
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    bool timed_out = false;
+    for (;;) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
+                .count();
+        if (left <= 0) {
+            timed_out = true;
+            break;
+        }
+        struct pollfd p {
+            fds[0], POLLIN, 0
+        };
+        int rc = ::poll(&p, 1, static_cast<int>(left));
+        if (rc < 0 && errno == EINTR) continue;
+        if (rc <= 0) continue;
+        ssize_t n = ::read(fds[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        reply.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fds[0]);
+    if (timed_out) ::kill(pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (timed_out)
+        return fmt::format("loading it did not finish within {:g} s (a constructor or the entry point hangs)",
+                           timeout_s);
+    if (WIFSIGNALED(status))
+        return fmt::format(
+            "loading it crashed (signal {}, {}) in a constructor, the entry point or its descriptor",
+            WTERMSIG(status), ::strsignal(WTERMSIG(status)));
+    if (reply.empty() || reply[0] != '=')
+        return fmt::format("loading it ended the process (exit status {}) before it reported",
+                           WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return reply.substr(1);
 }
 
 } // namespace
@@ -155,6 +340,10 @@ const plugin* registry::load_file(const fs::path& file) {
         return problem("not a shared library (unreadable, truncated or another file type)");
     }
 
+    // Run its code in a child first: only a library that loads there, says
+    // nothing and describes itself sanely is loaded here.
+    if (std::string why = probe_library(file, probe_timeout_s()); !why.empty()) return problem(why);
+
     auto library = std::make_shared<boost::dll::shared_library>();
     try {
         library->load(file, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
@@ -167,6 +356,7 @@ const plugin* registry::load_file(const fs::path& file) {
         library->get<const fb_plugin_descriptor*(std::uint16_t, std::uint16_t)>(FB_PLUGIN_ENTRY_NAME);
     const fb_plugin_descriptor* d = entry(FB_ABI_MAJOR, FB_ABI_MINOR);
     if (std::string why = descriptor_problem(d); !why.empty()) return problem(why);
+    if (std::string why = deep_problem(d); !why.empty()) return problem(why);
     if (const plugin* first = find(d->id))
         return problem(fmt::format("duplicate plugin id '{}': already loaded from {}; this one is skipped",
                                    d->id, first->file().string()));

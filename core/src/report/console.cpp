@@ -1,12 +1,14 @@
 // Console reporter: per dataset an aligned table in the spirit of the
 // reference Fortran program's output (times, then "enhancement" factors
 // against the baseline), with a header naming the study and the machine.
+#include "base/text.hpp"
 #include "report/reporters.hpp"
 #include "report/table.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -62,7 +64,16 @@ std::string indent_continuation(const std::string& text) {
 
 class console_reporter final : public reporter {
 public:
-    void write(const study_result& r, std::ostream& out) const override {
+    // For a terminal: labels and messages from studies and plugins may hold
+    // control characters, which are escaped ("\x1b"), never sent raw.
+    void write(const study_result& r, std::ostream& terminal) const override {
+        std::ostringstream out;
+        render(r, out);
+        terminal << escape_text(out.str());
+    }
+
+private:
+    void render(const study_result& r, std::ostream& out) const {
         out << fmt::format("study '{}'", r.spec.name);
         if (!r.spec.description.empty()) out << " - " << r.spec.description;
         out << '\n';

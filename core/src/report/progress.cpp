@@ -1,6 +1,7 @@
 // Progress lines (progress.hpp).
 #include "report/progress.hpp"
 
+#include "base/text.hpp"
 #include "report/units.hpp"
 #include "results/stats.hpp"
 #include "study/plan.hpp"
@@ -22,8 +23,11 @@ public:
         if (!r.samples.empty())
             times = fmt::format("write {} read {}", detail::format_duration(summarize(write_times(r)).median),
                                 detail::format_duration(summarize(read_times(r)).median));
-        fmt::print(stderr, "[{}/{}] {}  {}  {}\n", r.spec.index + 1, total_, describe_case(r.spec), times,
-                   r.status == case_status::ok ? "ok" : fmt::format("{}: {}", to_string(r.status), r.error));
+        fmt::print(
+            stderr, "{}",
+            escape_text(fmt::format(
+                "[{}/{}] {}  {}  {}\n", r.spec.index + 1, total_, describe_case(r.spec), times,
+                r.status == case_status::ok ? "ok" : fmt::format("{}: {}", to_string(r.status), r.error))));
     }
 
 private:

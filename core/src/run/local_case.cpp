@@ -36,7 +36,7 @@ step_result local_case::start(case_setup& setup) {
     return guarded([&] {
         plugin_ = &env_.plugins->get(spec_.format.plugin);
         path_ = data_path(env_.directory, spec_, *plugin_);
-        source_ = make_data_source(spec_.dataset, *env_.plugins);
+        source_ = make_data_source(spec_.dataset, *env_.plugins, env_.in_memory_bytes);
         runner_ = std::make_unique<case_runner>(spec_, *plugin_, *source_, path_, env_.in_memory_bytes);
         setup = runner_->setup();
         runner_->warm_up();

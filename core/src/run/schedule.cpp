@@ -9,7 +9,7 @@ namespace formatbench {
 std::uint64_t case_memory_bytes(const case_spec& c, std::uint64_t in_memory_bytes) {
     const std::uint64_t esize = dtype_size(c.dataset.type);
     const std::uint64_t payload = c.dataset.count * esize;
-    if (payload <= in_memory_bytes) return 2 * payload;
+    if (payload <= in_memory_bytes) return payload > UINT64_MAX / 2 ? UINT64_MAX : 2 * payload;
     const std::uint64_t chunk = c.params.chunk_bytes ? c.params.chunk_bytes : payload;
     return 3 * std::min(chunk, payload);
 }
@@ -22,7 +22,8 @@ std::vector<std::vector<std::size_t>> plan_batches(const std::vector<const case_
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const std::uint64_t need = case_memory_bytes(*cases[i], in_memory_bytes);
         const bool fits = !batches.empty() && mode != schedule_mode::sequential &&
-                          batches.back().size() < max_alive && used + need <= memory_budget;
+                          batches.back().size() < max_alive && need <= memory_budget &&
+                          used <= memory_budget - need;
         if (!fits) {
             batches.emplace_back();
             used = 0;

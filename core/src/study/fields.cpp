@@ -74,7 +74,7 @@ const syntax<std::uint64_t> align{[](const std::string& s) -> std::optional<std:
                                   [](const std::uint64_t& v) { return std::to_string(v); }};
 
 const syntax<double> duration{[](const std::string& s) { return detail::parse_duration(s); },
-                              "a duration in seconds like 0.5, 500ms or 2s (0 or more)",
+                              "a duration in seconds like 0.5, 500ms or 2s (0 to 10^7 s)",
                               {},
                               number_text};
 
@@ -83,7 +83,7 @@ const syntax<double> timeout{[](const std::string& s) -> std::optional<double> {
                                  if (!v || *v <= 0) return std::nullopt;
                                  return v;
                              },
-                             "a duration in seconds like 600, 90s or 10min (more than 0)",
+                             "a duration in seconds like 600, 90s or 10min (more than 0, at most 10^7 s)",
                              {},
                              number_text};
 

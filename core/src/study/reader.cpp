@@ -6,6 +6,8 @@
 // with FILE:LINE:COLUMN and names the key.
 #include "study/reader.hpp"
 #include "base/suggest.hpp"
+#include "base/text.hpp"
+#include "base/text_file.hpp"
 #include "study/fields.hpp"
 #include "study/identity.hpp"
 #include "study/schema.hpp"
@@ -359,6 +361,11 @@ std::vector<dataset_spec> expand_dataset(const reader& r, const dataset_entry& e
         for (const auto& [key, text] : x.swept)
             if (!e.name.empty() || (key != "dtype" && key != "distribution" && key != "count"))
                 d.name += fmt::format(" {}={}", key, text);
+        // Every byte count of a case derives from the payload: it must fit.
+        if (const std::uint64_t size = dtype_size(d.type); d.count > UINT64_MAX / size)
+            r.fail(e.node, e.path,
+                   fmt::format("count {} of {} is more bytes than 64 bits can count ({} values at most)",
+                               d.count, dtype_name(d.type), UINT64_MAX / size));
         if (d.file.empty()) {
             if (d.dist == distribution::integers) {
                 if (d.low > d.high)
@@ -682,25 +689,7 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
 
 // YAML (1.2) study files are UTF-8; yaml-cpp would pass invalid bytes
 // through plain scalars but replace them when the study is written back
-// (resolved_yaml), so the record would not name what the file said. Returns
-// the offset of the first byte that is not valid UTF-8, or npos.
-std::size_t first_invalid_utf8(std::string_view t) {
-    std::size_t i = 0;
-    while (i < t.size()) {
-        auto c = static_cast<unsigned char>(t[i]);
-        std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-        if (n == 0 || i + n > t.size() || (n == 2 && c < 0xC2)) return i;
-        for (std::size_t k = 1; k < n; ++k)
-            if ((static_cast<unsigned char>(t[i + k]) & 0xC0) != 0x80) return i;
-        auto c1 = static_cast<unsigned char>(t[i + 1 < t.size() ? i + 1 : i]);
-        if ((n == 3 && c == 0xE0 && c1 < 0xA0) || (n == 3 && c == 0xED && c1 >= 0xA0) ||
-            (n == 4 && c == 0xF0 && c1 < 0x90) || (n == 4 && (c > 0xF4 || (c == 0xF4 && c1 >= 0x90))))
-            return i; // overlong, surrogate or beyond U+10FFFF
-        i += n;
-    }
-    return std::string_view::npos;
-}
-
+// (resolved_yaml), so the record would not name what the file said.
 void check_sets_utf8(const std::vector<std::string>& sets) {
     for (const auto& set : sets)
         if (first_invalid_utf8(set) != std::string_view::npos)
@@ -732,15 +721,9 @@ study load_study_text(const std::string& text, const std::string& source,
 }
 
 study load_study_file(const std::string& path, const std::vector<std::string>& sets) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw usage_error(fmt::format("cannot read study '{}': {}", path, std::strerror(errno)));
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw usage_error(fmt::format("cannot read study '{}': Is a directory", path));
-    std::ostringstream text;
-    text << in.rdbuf();
+    const std::string text = read_text_file(path, max_study_bytes, "study");
     check_sets_utf8(sets);
-    return read_study(parse_study_yaml(text.str(), path), path, path, sets);
+    return read_study(parse_study_yaml(text, path), path, path, sets);
 }
 
 void set_study_setting(study& s, const std::string& key, const std::string& value, const std::string& flag) {
@@ -755,67 +738,6 @@ void set_study_setting(study& s, const std::string& key, const std::string& valu
     YAML::Emitter e;
     e << resolved;
     s.resolved_yaml = std::string(e.c_str()) + "\n";
-}
-
-void check_study_plugins(const study& s, const registry& reg) {
-    auto at = [](const std::string& origin) { return origin.empty() ? std::string() : origin + ": "; };
-    std::set<std::string> checked_formats, checked_datasets;
-    std::set<std::pair<std::string, dtype>> checked_dtypes;
-    std::set<std::string> labels, base_labels;
-    for (const auto& c : s.cases) {
-        const format_spec& f = c.format;
-        const dataset_spec& d = c.dataset;
-        labels.insert(f.label);
-        base_labels.insert(f.base_label);
-        const std::string where = at(f.origin) + fmt::format("format '{}': ", f.label);
-        const plugin* p = reg.find(f.plugin);
-        if (!p) {
-            try {
-                reg.get(f.plugin);
-            } catch (const usage_error& e) {
-                throw usage_error(where + e.what());
-            }
-        }
-        if (checked_formats.insert(f.label).second) {
-            try {
-                p->check_options(f.options);
-            } catch (const usage_error& e) {
-                throw usage_error(where + e.what());
-            }
-        }
-        if (c.params.read == read_mode::view && !p->has_extension(FB_EXT_ZERO_COPY_READ_V1)) {
-            std::vector<std::string> offering;
-            for (const auto& q : reg.plugins())
-                if (q->has_extension(FB_EXT_ZERO_COPY_READ_V1)) offering.push_back(q->id());
-            throw usage_error(where +
-                              fmt::format("read: view needs the zero-copy read extension ({}), which plugin "
-                                          "'{}' does not offer (plugins that do: {}); use read: copy "
-                                          "for this format",
-                                          FB_EXT_ZERO_COPY_READ_V1, p->id(),
-                                          offering.empty() ? "none" : join(offering)));
-        }
-        if (checked_dtypes.emplace(f.label, d.type).second && !p->supports(d.type))
-            throw usage_error(
-                where + fmt::format("plugin '{}' does not support dtype {} (dataset '{}'); it supports {}",
-                                    p->id(), dtype_name(d.type), d.name, join(dtype_names(p->dtypes()))));
-        if (!d.file.empty() && checked_datasets.insert(d.name).second) {
-            const std::string dwhere = at(d.origin) + fmt::format("dataset '{}': from_file: ", d.name);
-            try {
-                const plugin& fp = reg.get(d.file_plugin);
-                if (!fp.supports(d.type))
-                    throw usage_error(fmt::format("plugin '{}' does not support dtype {}; it supports {}",
-                                                  fp.id(), dtype_name(d.type),
-                                                  join(dtype_names(fp.dtypes()))));
-                fp.check_options(d.file_options);
-            } catch (const usage_error& e) {
-                throw usage_error(dwhere + e.what());
-            }
-        }
-    }
-    if (!s.baseline.empty() && !labels.count(s.baseline) && !base_labels.count(s.baseline))
-        throw usage_error(fmt::format("{}: baseline: no format is labelled '{}'; the labels are: {}",
-                                      s.source, s.baseline,
-                                      join(std::vector<std::string>(labels.begin(), labels.end()))));
 }
 
 } // namespace formatbench

@@ -4,7 +4,6 @@
 #pragma once
 
 #include "base/error.hpp"
-#include "host/registry.hpp"
 #include "study/study.hpp"
 
 #include <string>
@@ -18,6 +17,9 @@ public:
     using usage_error::usage_error;
 };
 
+// The largest study file read (a device or an endless file is an error).
+inline constexpr std::uint64_t max_study_bytes = 16u << 20;
+
 // `sets` are "--set key=value" overrides ("repeat=10", "datasets.0.count=1e7"),
 // applied to the YAML tree before it is read.
 study load_study_file(const std::string& path, const std::vector<std::string>& sets = {});
@@ -30,10 +32,6 @@ study load_study_text(const std::string& text, const std::string& source,
 // resolved study so the record describes what ran. Throws usage_error
 // naming `flag` for a bad value.
 void set_study_setting(study& s, const std::string& key, const std::string& value, const std::string& flag);
-
-// Checks every format's plugin exists, supports the dataset's dtype, and
-// accepts its options, before anything runs. Throws usage_error.
-void check_study_plugins(const study& s, const registry& reg);
 
 // Parses "1000000", "1e6", "10**6", "1_000_000" into a count; nullopt if invalid.
 std::optional<std::uint64_t> parse_count(std::string_view text);

@@ -208,8 +208,14 @@ std::optional<double> parse_duration(std::string_view text) {
         const char* name;
         double seconds;
     } units[] = {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"min", 60}, {"h", 3600}};
+    // At most 10^7 s (116 days): a longer min_time or timeout is a typo,
+    // and the clocks that count it down must not overflow.
     for (const auto& u : units)
-        if (unit == u.name) return *number * u.seconds;
+        if (unit == u.name) {
+            const double seconds = *number * u.seconds;
+            if (seconds > 1e7) return std::nullopt;
+            return seconds;
+        }
     return std::nullopt;
 }
 

@@ -11,7 +11,7 @@
 
 namespace formatbench::detail {
 
-// "500ms", "2s", "1.5", "1min" -> seconds (>= 0); a bare number is seconds.
+// "500ms", "2s", "1.5", "1min" -> seconds in [0, 10^7]; a bare number is seconds.
 std::optional<double> parse_duration(std::string_view text);
 // true/false, yes/no, on/off (any case).
 std::optional<bool> parse_bool(std::string_view text);

@@ -11,6 +11,57 @@
 #define KIND_MISSING_CALL 4
 #define KIND_DUPLICATE 5
 #define KIND_NULL_DESCRIPTOR 6
+#define KIND_CRASH_ON_LOAD 7    /* a constructor that segfaults */
+#define KIND_HANG_ON_LOAD 8     /* a constructor that never returns */
+#define KIND_PRINT_ON_LOAD 9    /* a constructor that prints */
+#define KIND_ABORT_IN_ENTRY 10  /* the entry point aborts */
+#define KIND_NULL_OPTION_NAME 11
+#define KIND_UNKNOWN_OPTION_TYPE 12
+#define KIND_UNTERMINATED_CHOICES 13
+#define KIND_ABSURD_OPTION_COUNT 14
+#define KIND_DUPLICATE_OPTION 15
+#define KIND_BAD_DEFAULT 16
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#if BROKEN_KIND == KIND_CRASH_ON_LOAD
+__attribute__((constructor)) static void crash(void) {
+    raise(SIGSEGV);
+}
+#elif BROKEN_KIND == KIND_HANG_ON_LOAD
+__attribute__((constructor)) static void hang(void) {
+    for (;;)
+        pause();
+}
+#elif BROKEN_KIND == KIND_PRINT_ON_LOAD
+__attribute__((constructor)) static void chatter(void) {
+    printf("hello from a plugin constructor\n");
+}
+#endif
+
+/* Option tables broken in one way each. */
+__attribute__((unused)) static const char* const two_choices[] = {"a", "b", NULL};
+/* A choice list with no NULL within the registry's limit of 1000 entries. */
+__extension__ __attribute__((unused)) static const char* const unterminated[1100] = {[0 ... 1099] = "a"};
+__attribute__((unused)) static const fb_option_decl bad_options[] = {
+#if BROKEN_KIND == KIND_NULL_OPTION_NAME
+    {NULL, FB_OPT_INT, "1", 0, 0, 0, NULL, "no name"},
+#elif BROKEN_KIND == KIND_UNKNOWN_OPTION_TYPE
+    {"kind", (fb_option_type)42, "1", 0, 0, 0, NULL, "a type of no minor"},
+#elif BROKEN_KIND == KIND_UNTERMINATED_CHOICES
+    {"mode", FB_OPT_CHOICE, "a", 0, 0, 0, unterminated, "choices without their NULL"},
+#elif BROKEN_KIND == KIND_DUPLICATE_OPTION
+    {"level", FB_OPT_INT, "1", 0, 9, 1, NULL, "first"},
+    {"level", FB_OPT_INT, "1", 0, 9, 1, NULL, "second"},
+#elif BROKEN_KIND == KIND_BAD_DEFAULT
+    {"mode", FB_OPT_CHOICE, "c", 0, 0, 0, two_choices, "a default that is not a choice"},
+#else
+    {"level", FB_OPT_INT, "1", 0, 9, 1, NULL, "fine"},
+#endif
+};
 
 static fb_status open_any(const fb_open_args* a, fb_stream** out, char* err, size_t n) {
     (void)a;
@@ -67,6 +118,14 @@ __attribute__((unused)) static const fb_plugin_descriptor descriptor = {
     .extension = "",
     .dtypes = FB_DTYPES_ALL,
     .flags = FB_CAP_LOSSLESS,
+#if BROKEN_KIND >= KIND_NULL_OPTION_NAME
+    .options = bad_options,
+#if BROKEN_KIND == KIND_ABSURD_OPTION_COUNT
+    .option_count = 4000000000u,
+#else
+    .option_count = sizeof bad_options / sizeof bad_options[0],
+#endif
+#endif
     .open_write = open_any,
     .write = write_any,
     .close_write = close_any,
@@ -90,6 +149,8 @@ FB_PLUGIN_EXPORT const fb_plugin_descriptor* fb_plugin_entry(uint16_t major, uin
     (void)minor;
 #if BROKEN_KIND == KIND_NULL_DESCRIPTOR
     return NULL;
+#elif BROKEN_KIND == KIND_ABORT_IN_ENTRY
+    abort();
 #else
     return &descriptor;
 #endif

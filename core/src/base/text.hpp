@@ -1,0 +1,25 @@
+// Text that comes from outside (a plugin's messages and descriptor strings, a
+// study's labels) before it is stored or shown: UTF-8 checked, and escaped
+// where it is not valid or holds control characters, so a record stays JSON
+// and a terminal never receives an escape sequence it did not ask for.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace formatbench {
+
+// The offset of the first byte that is not part of valid UTF-8 (overlong
+// forms, surrogates and code points beyond U+10FFFF are invalid), or npos.
+std::size_t first_invalid_utf8(std::string_view text);
+
+// Valid UTF-8 is kept; every byte that is not, and every control character
+// (C0 but newline and tab, DEL, C1), becomes "\xHH".
+std::string escape_text(std::string_view text);
+
+// A C string from a buffer of `size` bytes that a plugin may have left
+// without its NUL: read up to the first NUL or the end, never beyond.
+std::string bounded_string(const char* buffer, std::size_t size);
+
+} // namespace formatbench

@@ -1,0 +1,107 @@
+// Checks of a read study against the plugins and the file system (checks.hpp).
+#include "study/checks.hpp"
+
+#include "base/error.hpp"
+#include "base/suggest.hpp"
+
+#include <fmt/format.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <set>
+
+namespace formatbench {
+
+void check_study_plugins(const study& s, const registry& reg) {
+    auto at = [](const std::string& origin) { return origin.empty() ? std::string() : origin + ": "; };
+    std::set<std::string> checked_formats, checked_datasets;
+    std::set<std::pair<std::string, dtype>> checked_dtypes;
+    std::set<std::string> labels, base_labels;
+    for (const auto& c : s.cases) {
+        const format_spec& f = c.format;
+        const dataset_spec& d = c.dataset;
+        labels.insert(f.label);
+        base_labels.insert(f.base_label);
+        const std::string where = at(f.origin) + fmt::format("format '{}': ", f.label);
+        const plugin* p = reg.find(f.plugin);
+        if (!p) {
+            try {
+                reg.get(f.plugin);
+            } catch (const usage_error& e) {
+                throw usage_error(where + e.what());
+            }
+        }
+        if (checked_formats.insert(f.label).second) {
+            try {
+                p->check_options(f.options);
+            } catch (const usage_error& e) {
+                throw usage_error(where + e.what());
+            }
+        }
+        if (c.params.read == read_mode::view && !p->has_extension(FB_EXT_ZERO_COPY_READ_V1)) {
+            std::vector<std::string> offering;
+            for (const auto& q : reg.plugins())
+                if (q->has_extension(FB_EXT_ZERO_COPY_READ_V1)) offering.push_back(q->id());
+            throw usage_error(where +
+                              fmt::format("read: view needs the zero-copy read extension ({}), which plugin "
+                                          "'{}' does not offer (plugins that do: {}); use read: copy "
+                                          "for this format",
+                                          FB_EXT_ZERO_COPY_READ_V1, p->id(),
+                                          offering.empty() ? "none" : join(offering)));
+        }
+        if (checked_dtypes.emplace(f.label, d.type).second && !p->supports(d.type))
+            throw usage_error(
+                where + fmt::format("plugin '{}' does not support dtype {} (dataset '{}'); it supports {}",
+                                    p->id(), dtype_name(d.type), d.name, join(dtype_names(p->dtypes()))));
+        if (!d.file.empty() && checked_datasets.insert(d.name).second) {
+            const std::string dwhere = at(d.origin) + fmt::format("dataset '{}': from_file: ", d.name);
+            try {
+                const plugin& fp = reg.get(d.file_plugin);
+                if (!fp.supports(d.type))
+                    throw usage_error(fmt::format("plugin '{}' does not support dtype {}; it supports {}",
+                                                  fp.id(), dtype_name(d.type),
+                                                  join(dtype_names(fp.dtypes()))));
+                fp.check_options(d.file_options);
+            } catch (const usage_error& e) {
+                throw usage_error(dwhere + e.what());
+            }
+        }
+    }
+    if (!s.baseline.empty() && !labels.count(s.baseline) && !base_labels.count(s.baseline))
+        throw usage_error(fmt::format("{}: baseline: no format is labelled '{}'; the labels are: {}",
+                                      s.source, s.baseline,
+                                      join(std::vector<std::string>(labels.begin(), labels.end()))));
+}
+
+void check_study_paths(const study& s) {
+    std::set<std::string> checked;
+    for (const auto& c : s.cases) {
+        const dataset_spec& d = c.dataset;
+        if (d.file.empty() || !checked.insert(d.file).second) continue;
+        const std::string where = (d.origin.empty() ? "" : d.origin + ": ") +
+                                  fmt::format("dataset '{}': from_file: '{}'", d.name, d.file);
+        struct stat st {};
+        if (::stat(d.file.c_str(), &st) != 0)
+            throw usage_error(fmt::format("{} cannot be read: {}", where, std::strerror(errno)));
+        if (!S_ISREG(st.st_mode)) throw usage_error(fmt::format("{} is not a regular file", where));
+        if (::access(d.file.c_str(), R_OK) != 0)
+            throw usage_error(fmt::format("{} cannot be read: {}", where, std::strerror(errno)));
+    }
+    if (s.directory.empty()) return;
+    struct stat st {};
+    if (::stat(s.directory.c_str(), &st) != 0)
+        throw usage_error(
+            fmt::format("{}: directory '{}' does not exist ({}); create it, or leave directory out "
+                        "for a fresh folder under $TMPDIR",
+                        s.source, s.directory, std::strerror(errno)));
+    if (!S_ISDIR(st.st_mode))
+        throw usage_error(fmt::format("{}: directory '{}' is not a folder", s.source, s.directory));
+    if (::access(s.directory.c_str(), W_OK | X_OK) != 0)
+        throw usage_error(fmt::format("{}: directory '{}' cannot be written: {}", s.source, s.directory,
+                                      std::strerror(errno)));
+}
+
+} // namespace formatbench
