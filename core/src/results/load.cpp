@@ -38,7 +38,10 @@ study_result load_results_file(const std::string& path) {
 }
 
 results_source load_results_source(const std::string& path) {
-    const std::string text = read_text_file(path, max_results_bytes, "results file");
+    return parse_results_source(read_text_file(path, max_results_bytes, "results file"), path);
+}
+
+results_source parse_results_source(const std::string& text, const std::string& path) {
     results_source out;
     out.path = path;
     // A record is one JSON document; a log is one per line. A log's header

@@ -32,5 +32,7 @@ struct results_source {
     bool cut_last_line = false; // a log whose last line was cut short (a kill during a write)
 };
 results_source load_results_source(const std::string& path);
+// The same from text; `path` names it in messages.
+results_source parse_results_source(const std::string& text, const std::string& path);
 
 } // namespace formatbench
