@@ -1,29 +1,42 @@
 /* ABI evolution test plugin, in plain C (C11) with only plugin.h. One source,
- * built three times with ABI_CLAIM:
- *   10  an ordinary 1.0 plugin: the descriptor of this header;
- *   11  a plugin from a hypothetical 1.1 SDK whose descriptor APPENDS a field
- *       (a minor may only append): it claims abi_minor 1 and the larger
- *       struct_size, and a 1.0 host must load it, ignoring the new field;
+ * built four times with ABI_CLAIM:
+ *   10  a plugin built against the 1.0 header: its descriptor has the 1.0
+ *       layout (frozen here as descriptor_1_0) and struct_size 152, and it
+ *       sits at the very end of a page followed by one that cannot be read,
+ *       so a host that reads a 1.1 field of it faults;
+ *   11  an ordinary plugin of this (1.1) header: is_lossless_for (it says
+ *       f32 with buffer_size 3 is lossy, to show the host asks per dtype)
+ *       and metrics (bytes_written, bytes_read) when the host's open
+ *       arguments are large enough to carry the sink;
+ *   12  a plugin from a hypothetical 1.2 SDK whose descriptor APPENDS a
+ *       field (a minor may only append): it claims abi_minor 2 and the
+ *       larger struct_size, and this host must load it, ignoring the field;
  *   20  a plugin of a newer major (2.0), which a 1.x host must refuse.
  * Apart from the claim it is a conforming plugin (it passes check-plugin):
  * raw bytes through stdio, its one option validated by the plugin itself,
  * the file size checked against the count on read. */
 #define _POSIX_C_SOURCE 200809L /* fileno */
+#define _DEFAULT_SOURCE         /* MAP_ANONYMOUS */
 #include <formatbench/plugin.h>
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef ABI_CLAIM
-#error "build with -DABI_CLAIM=10, 11 or 20"
+#error "build with -DABI_CLAIM=10, 11, 12 or 20"
 #endif
 
 struct fb_stream {
     FILE* file;
     size_t element_size;
+    uint64_t bytes;
+    fb_metric_fn metric; /* the host's sink, when its open arguments carry one */
+    void* sink;
     char path[4096];
 };
 
@@ -67,6 +80,13 @@ static fb_status open_stream(const fb_open_args* args, int writing, fb_stream** 
     if (!s) return FB_E_NO_MEMORY;
     s->element_size = fb_dtype_size(args->dtype);
     snprintf(s->path, sizeof s->path, "%s", args->path);
+#if ABI_CLAIM != 10
+    /* The sink exists since 1.1: only open arguments that large carry it. */
+    if (args->struct_size >= FB_OPEN_ARGS_SIZE_1_1) {
+        s->metric = args->metric;
+        s->sink = args->metric_sink;
+    }
+#endif
     s->file = fopen(args->path, writing ? "wb" : "rb");
     if (!s->file) {
         st = fail(err, err_size, FB_E_IO, "cannot open", args->path, strerror(errno));
@@ -105,6 +125,8 @@ static fb_status open_read(const fb_open_args* args, fb_stream** out, char* err,
 static fb_status write_data(fb_stream* s, const void* data, uint64_t count, char* err, size_t err_size) {
     if (count && fwrite(data, s->element_size, count, s->file) != count)
         return fail(err, err_size, FB_E_IO, "cannot write", s->path, strerror(errno));
+    s->bytes += count * s->element_size;
+    if (s->metric) s->metric(s->sink, "bytes_written", (double)s->bytes);
     return FB_OK;
 }
 
@@ -114,6 +136,8 @@ static fb_status read_data(fb_stream* s, void* data, uint64_t count, char* err, 
         return fail(err, err_size, io ? FB_E_IO : FB_E_TRUNCATED, "cannot read", s->path,
                     io ? strerror(errno) : "file too short");
     }
+    s->bytes += count * s->element_size;
+    if (s->metric) s->metric(s->sink, "bytes_read", (double)s->bytes);
     return FB_OK;
 }
 
@@ -124,30 +148,112 @@ static fb_status close_stream(fb_stream* s, char* err, size_t err_size) {
     return st;
 }
 
-#if ABI_CLAIM == 11
-/* The hypothetical 1.1 descriptor: the 1.0 struct with one field appended. */
+#if ABI_CLAIM != 10
+/* f32 with buffer_size 3 reads back "lossy" by this plugin's word (it is
+ * not): the host must ask per dtype (ABI 1.1) and record what it is told. */
+static int is_lossless_for(fb_dtype dtype, const fb_option* options, size_t option_count) {
+    for (size_t i = 0; i < option_count; ++i)
+        if (dtype == FB_DTYPE_F32 && strcmp(options[i].name, "buffer_size") == 0 &&
+            strcmp(options[i].value, "3") == 0)
+            return 0;
+    return 1;
+}
+#endif
+
+#if ABI_CLAIM == 10
+/* The descriptor as the 1.0 header declared it (152 bytes on LP64). */
 typedef struct {
-    fb_plugin_descriptor v1_0;
-    const char* homepage; /* new in "1.1" */
+    uint32_t magic;
+    uint16_t abi_major, abi_minor;
+    uint32_t struct_size, option_decl_size;
+    const char *id, *version, *description, *license, *extension;
+    uint32_t dtypes, reserved0;
+    uint64_t flags;
+    const fb_option_decl* options;
+    uint32_t option_count, reserved1;
+    int (*is_lossless)(const fb_option* options, size_t option_count);
+    fb_status (*open_write)(const fb_open_args* args, fb_stream** out, char* err, size_t err_size);
+    fb_status (*write)(fb_stream* stream, const void* data, uint64_t count, char* err, size_t err_size);
+    fb_status (*close_write)(fb_stream* stream, char* err, size_t err_size);
+    fb_status (*open_read)(const fb_open_args* args, fb_stream** out, char* err, size_t err_size);
+    fb_status (*read)(fb_stream* stream, void* data, uint64_t count, char* err, size_t err_size);
+    fb_status (*close_read)(fb_stream* stream, char* err, size_t err_size);
+    const void* (*get_extension)(const char* id);
+} descriptor_1_0;
+_Static_assert(sizeof(descriptor_1_0) == FB_DESCRIPTOR_SIZE_1_0, "the frozen 1.0 layout");
+
+static const descriptor_1_0 template_1_0 = {
+    .magic = FB_PLUGIN_MAGIC,
+    .abi_major = 1,
+    .abi_minor = 0,
+    .struct_size = sizeof(descriptor_1_0),
+    .option_decl_size = FB_OPTION_DECL_SIZE_1_0,
+    .id = "abi_c_1_0",
+    .version = "1.0.0",
+    .description = "ABI evolution test plugin in plain C: raw bytes through stdio",
+    .license = "MIT",
+    .extension = "bin",
+    .dtypes = FB_DTYPES_ALL,
+    .flags = FB_CAP_LOSSLESS,
+    .options = options,
+    .option_count = 1,
+    .is_lossless = NULL,
+    .open_write = open_write,
+    .write = write_data,
+    .close_write = close_stream,
+    .open_read = open_read,
+    .read = read_data,
+    .close_read = close_stream,
+    .get_extension = NULL,
+};
+
+/* The descriptor at the end of a readable page, the next page unreadable. */
+static const fb_plugin_descriptor* guarded_descriptor(void) {
+    static const fb_plugin_descriptor* placed = NULL;
+    if (!placed) {
+        const long page = sysconf(_SC_PAGESIZE);
+        unsigned char* two =
+            mmap(NULL, (size_t)(2 * page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (two == MAP_FAILED) return NULL;
+        unsigned char* at = two + page - sizeof template_1_0;
+        memcpy(at, &template_1_0, sizeof template_1_0);
+        mprotect(two, (size_t)page, PROT_READ);
+        mprotect(two + page, (size_t)page, PROT_NONE);
+        placed = (const fb_plugin_descriptor*)(void*)at;
+    }
+    return placed;
+}
+
+FB_PLUGIN_EXPORT const fb_plugin_descriptor* fb_plugin_entry(uint16_t host_major, uint16_t host_minor) {
+    (void)host_major;
+    (void)host_minor;
+    return guarded_descriptor();
+}
+#else
+#if ABI_CLAIM == 12
+/* The hypothetical 1.2 descriptor: this header's struct with one field appended. */
+typedef struct {
+    fb_plugin_descriptor v1_1;
+    const char* homepage; /* new in "1.2" */
 } descriptor_t;
-#define DESCRIPTOR_MINOR 1
-#define PLUGIN_ID "abi_c_1_1"
+#define DESCRIPTOR_MINOR 2
+#define PLUGIN_ID "abi_c_1_2"
 #elif ABI_CLAIM == 20
 typedef struct {
-    fb_plugin_descriptor v1_0;
+    fb_plugin_descriptor v1_1;
 } descriptor_t;
 #define DESCRIPTOR_MINOR 0
 #define PLUGIN_ID "abi_c_2_0"
 #else
 typedef struct {
-    fb_plugin_descriptor v1_0;
+    fb_plugin_descriptor v1_1;
 } descriptor_t;
-#define DESCRIPTOR_MINOR 0
-#define PLUGIN_ID "abi_c_1_0"
+#define DESCRIPTOR_MINOR 1
+#define PLUGIN_ID "abi_c_1_1"
 #endif
 
 static const descriptor_t descriptor = {
-    .v1_0 =
+    .v1_1 =
         {
             .magic = FB_PLUGIN_MAGIC,
             .abi_major = ABI_CLAIM / 10,
@@ -171,8 +277,9 @@ static const descriptor_t descriptor = {
             .read = read_data,
             .close_read = close_stream,
             .get_extension = NULL,
+            .is_lossless_for = is_lossless_for,
         },
-#if ABI_CLAIM == 11
+#if ABI_CLAIM == 12
     .homepage = "https://example.org/abi_c",
 #endif
 };
@@ -180,5 +287,6 @@ static const descriptor_t descriptor = {
 FB_PLUGIN_EXPORT const fb_plugin_descriptor* fb_plugin_entry(uint16_t host_major, uint16_t host_minor) {
     (void)host_major;
     (void)host_minor;
-    return &descriptor.v1_0;
+    return &descriptor.v1_1;
 }
+#endif

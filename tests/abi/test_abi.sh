@@ -5,23 +5,74 @@
 # does not validate its own options.
 # A plugin that crashes must die of its signal, also under AddressSanitizer
 # (which would otherwise catch SIGSEGV and exit with status 1).
+# docs/abi.md says how hosts and plugins of different minors meet.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 source "$(dirname "$0")/../cli/lib.sh"
 dir=${FB_ABI_PLUGINS:?}
 
-# 1.0 in C: conforming.
+# 1.0 in C, the 1.0 descriptor layout at the end of a readable page: this
+# 1.1 host loads it, reads nothing beyond its 152 bytes (that would fault),
+# and it passes every check.
 expect_status 0 "$FB" check-plugin "$dir/libabi_c_10.so"
 expect_in "$work/out" "abi_c_1_0 1.0.0: "
 expect_in "$work/out" " passed, 0 failed"
 
-# "1.1": a descriptor with an appended field and abi_minor 1 loads in this
-# 1.0 host, which reads only the 1.0 fields, and passes every check.
+# 1.1, this SDK: passes every check.
 expect_status 0 "$FB" check-plugin "$dir/libabi_c_11.so"
 expect_in "$work/out" "abi_c_1_1 1.0.0: "
 expect_in "$work/out" " passed, 0 failed"
-expect_status 0 "$FB" --plugin-path "$dir" describe abi_c_1_1 --json
-/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["abi"]=="1.1", d["abi"]' "$work/out" \
-  || fail "describe does not show ABI 1.1 for the 1.1 plugin"
+
+# "1.2": a descriptor with an appended field and abi_minor 2 loads in this
+# 1.1 host, which reads only the 1.1 fields, and passes every check.
+expect_status 0 "$FB" check-plugin "$dir/libabi_c_12.so"
+expect_in "$work/out" "abi_c_1_2 1.0.0: "
+expect_in "$work/out" " passed, 0 failed"
+expect_status 0 "$FB" --plugin-path "$dir" describe abi_c_1_2 --json
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["abi"]=="1.2", d["abi"]' "$work/out" \
+  || fail "describe does not show ABI 1.2 for the 1.2 plugin"
+
+# Plugins of this SDK with a 1.0 host's open arguments (40 bytes, no metric
+# sink, an unreadable page right after them): C and C++ (plugin.hpp) alike.
+expect_status 0 "${FB_OLD_HOST:?}" "$dir/libabi_c_11.so" "${FB_PLUGIN_DIR:?}"/libfb_*.so
+expect_in "$work/out" "abi_c_1_1 (ABI 1.1): ok with 1.0 arguments"
+expect_in "$work/out" "raw (ABI 1.1): ok with 1.0 arguments"
+
+# Within a study: the host asks 1.1 plugins whether an option set is lossless
+# per dtype (abi_c_1_1 says f32 with buffer_size 3 is not), and a 1.0 plugin
+# by its flag; 1.1 plugins' metrics land in the JSON record, the CSV and the
+# HTML report.
+cat > "$work/abi.yaml" <<EOF
+defaults: {repeat: 2, warmup: 0}
+plugin_path: [$dir]
+datasets: [{dtype: [f64, f32], count: 1000}]
+formats:
+  - {label: old, plugin: abi_c_1_0}
+  - {label: new, plugin: abi_c_1_1, options: {buffer_size: [0, 3]}}
+EOF
+expect_status 0 "$FB" run "$work/abi.yaml" --json "$work/abi.json" --csv "$work/abi.csv" --no-console
+/usr/bin/python3 - "$work/abi.json" "$work/abi.csv" <<'PY' || fail "per-dtype losslessness or metrics"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["cases"]:
+    label, dtype = c["format"]["label"], c["dataset"]["dtype"]
+    lossy = label == "new buffer_size=3" and dtype == "f32"
+    assert c["verify"]["lossless_expected"] == (not lossy), (label, dtype, c["verify"])
+    s = c["samples"][0]
+    if label.startswith("new"):
+        size = 1000 * (8 if dtype == "f64" else 4)
+        assert s["write"]["metrics"] == {"bytes_written": size}, s["write"]
+        assert s["read"]["metrics"] == {"bytes_read": size}, s["read"]
+        assert c["write"]["metrics"] == {"bytes_written": size}, c["write"]
+    else:
+        assert "metrics" not in s["write"] and "metrics" not in c["write"], c
+rows = list(csv.DictReader(open(sys.argv[2], newline="")))
+new = [r for r in rows if r["format"].startswith("new")]
+assert new and all(float(r["write.bytes_written"]) > 0 and float(r["read.bytes_read"]) > 0 for r in new), rows[0]
+assert all(r["write.bytes_written"] == "" for r in rows if r["format"] == "old")
+print("lossless_expected per dtype from is_lossless_for; metrics in JSON and CSV")
+PY
+expect_status 0 "$FB" report "$work/abi.json" -o "$work/abi.html"
+expect_in "$work/abi.html" "bytes_written"
 
 # 2.0: refused, with the plugin's and the host's versions.
 expect_status 1 "$FB" check-plugin "$dir/libabi_c_20.so"

@@ -154,14 +154,14 @@ TEST(ascii_descriptor, identity_and_options) {
 
 TEST(ascii_descriptor, lossless_depends_on_notation) {
     const auto& p = ascii();
-    EXPECT_TRUE(p.is_lossless({}));
-    EXPECT_TRUE(p.is_lossless({{"notation", "shortest"}, {"precision", "0"}}));
-    EXPECT_FALSE(p.is_lossless({{"notation", "fixed"}}));
-    EXPECT_FALSE(p.is_lossless({{"notation", "fixed"}, {"precision", "40"}}));
-    EXPECT_TRUE(p.is_lossless({{"notation", "scientific"}, {"precision", "16"}}));
-    EXPECT_FALSE(p.is_lossless({{"notation", "scientific"}, {"precision", "15"}}));
-    EXPECT_TRUE(p.is_lossless({{"notation", "general"}, {"precision", "17"}}));
-    EXPECT_FALSE(p.is_lossless({{"notation", "general"}, {"precision", "16"}}));
+    EXPECT_TRUE(p.is_lossless({}, FB_DTYPE_F64));
+    EXPECT_TRUE(p.is_lossless({{"notation", "shortest"}, {"precision", "0"}}, FB_DTYPE_F64));
+    EXPECT_FALSE(p.is_lossless({{"notation", "fixed"}}, FB_DTYPE_F64));
+    EXPECT_FALSE(p.is_lossless({{"notation", "fixed"}, {"precision", "40"}}, FB_DTYPE_F64));
+    EXPECT_TRUE(p.is_lossless({{"notation", "scientific"}, {"precision", "16"}}, FB_DTYPE_F64));
+    EXPECT_FALSE(p.is_lossless({{"notation", "scientific"}, {"precision", "15"}}, FB_DTYPE_F64));
+    EXPECT_TRUE(p.is_lossless({{"notation", "general"}, {"precision", "17"}}, FB_DTYPE_F64));
+    EXPECT_FALSE(p.is_lossless({{"notation", "general"}, {"precision", "16"}}, FB_DTYPE_F64));
 }
 
 // ---- Round trips ------------------------------------------------------------
@@ -241,7 +241,7 @@ TEST_F(ascii_test, scientific_16_reads_back_bit_exact_as_claimed) {
         if (std::isfinite(x)) v.push_back(x);
     }
     option_list opts = {{"notation", "scientific"}, {"precision", "16"}};
-    ASSERT_TRUE(ascii().is_lossless(opts));
+    ASSERT_TRUE(ascii().is_lossless(opts, FB_DTYPE_F64));
     write_values(path("a.txt"), FB_DTYPE_F64, v, opts);
     EXPECT_TRUE(bits_equal(read_values<double>(path("a.txt"), FB_DTYPE_F64, v.size()), v));
 }

@@ -1,5 +1,5 @@
 /*
- * formatbench plugin ABI, version 1.0: the one C header a format plugin needs.
+ * formatbench plugin ABI, version 1.1: the one C header a format plugin needs.
  *
  * A plugin is a shared library exporting one function, fb_plugin_entry, that
  * returns a pointer to a static, read-only fb_plugin_descriptor. The
@@ -49,7 +49,7 @@ extern "C" {
  * symbol really returned one of our descriptors. */
 #define FB_PLUGIN_MAGIC 0x4C504246u
 #define FB_ABI_MAJOR 1
-#define FB_ABI_MINOR 0
+#define FB_ABI_MINOR 1
 
 /* The one exported symbol. Its name is fixed and formatbench-specific so it
  * cannot collide with another library's symbol. */
@@ -70,7 +70,12 @@ extern "C" {
 #define FB_DESCRIPTOR_SIZE_1_0 152u
 #define FB_OPTION_DECL_SIZE_1_0 64u
 #define FB_OPEN_ARGS_SIZE_1_0 40u
+/* 1.1 appended is_lossless_for to the descriptor and the metric sink to the
+ * open arguments; fb_option_decl is unchanged. */
+#define FB_DESCRIPTOR_SIZE_1_1 160u
+#define FB_OPEN_ARGS_SIZE_1_1 56u
 #define FB_EXT_ZERO_COPY_READ_V1_SIZE 16u
+#define FB_EXT_PART_V1_SIZE 24u
 
 /* Smallest error buffer the host passes. */
 #define FB_ERROR_BUFFER_MIN 256
@@ -247,6 +252,12 @@ typedef struct fb_option {
     const char* value;
 } fb_option;
 
+/* A plugin's per-stream figure, reported to the host (ABI 1.1): `name` is
+ * [a-z0-9_]+ with its unit as a suffix, as in the results record
+ * (compressed_bytes, codec_s, threads, chunks), `value` a finite number. The
+ * host copies both during the call. */
+typedef void (*fb_metric_fn)(void* sink, const char* name, double value);
+
 /* Arguments to open_write and open_read. struct_size lets the host append
  * fields in later minors; a plugin reads only fields below struct_size. */
 typedef struct fb_open_args {
@@ -258,6 +269,15 @@ typedef struct fb_open_args {
                                  read: the count the host will read in total */
     const fb_option* options; /* every declared option the study set; */
     size_t option_count;      /* options not given take their default */
+
+    /* 1.1 (present when struct_size >= FB_OPEN_ARGS_SIZE_1_1): where the
+     * stream may report named figures of its own, from open until its close
+     * returns, as often as it likes (a later value of a name replaces the
+     * earlier one). metric is NULL when the host does not collect them. The
+     * host records them with the repetition ("metrics" in the record:
+     * bytes after compression, time inside the codec, worker threads...). */
+    fb_metric_fn metric;
+    void* metric_sink; /* passed back to metric, opaque to the plugin */
 } fb_open_args;
 
 /* An open stream. Opaque to the host; each plugin defines it. */
@@ -316,6 +336,14 @@ typedef struct fb_plugin_descriptor {
      * Returns a pointer to a static struct whose layout the id defines, or
      * NULL when the feature is absent. May itself be NULL (no extensions). */
     const void* (*get_extension)(const char* id);
+
+    /* ---- 1.1 (present when struct_size >= FB_DESCRIPTOR_SIZE_1_1) ---- */
+
+    /* Optional (may be NULL): whether this option set reads back bit-exact
+     * for this dtype (text with 6 fixed decimals is lossy for f64, exact for
+     * integers). When present, the host uses it instead of is_lossless.
+     * Must not do I/O. */
+    int (*is_lossless_for)(fb_dtype dtype, const fb_option* options, size_t option_count);
 } fb_plugin_descriptor;
 
 /* The entry point every plugin exports (see FB_PLUGIN_ENTRY_NAME). The host
@@ -337,6 +365,26 @@ typedef struct fb_ext_zero_copy_read_v1 {
     uint32_t struct_size;
     fb_status (*view)(fb_stream* stream, uint64_t count, const void** data, char* err, size_t err_size);
 } fb_ext_zero_copy_read_v1;
+
+/* "formatbench.part/1": one part of a file that several processes write or
+ * read at the same time, as MPI ranks do with `layout: shared_file`: the
+ * elements [offset, offset + args->count) of a file that holds `total`
+ * elements. open_write_part may be called for every part at once, in
+ * different processes, on the same path; the host has removed any old file
+ * before the first part opens. Each part opens the file without truncating
+ * it and writes only its own bytes (a header that every part writes must be
+ * the same bytes), and when every part is closed the file is byte-identical
+ * to the one open_write would write for the `total` elements in one stream.
+ * open_read_part reads its part back. The streams use the descriptor's
+ * write, read and close calls. */
+#define FB_EXT_PART_V1 "formatbench.part/1"
+typedef struct fb_ext_part_v1 {
+    uint32_t struct_size;
+    fb_status (*open_write_part)(const fb_open_args* args, uint64_t offset, uint64_t total, fb_stream** out,
+                                 char* err, size_t err_size);
+    fb_status (*open_read_part)(const fb_open_args* args, uint64_t offset, uint64_t total, fb_stream** out,
+                                char* err, size_t err_size);
+} fb_ext_part_v1;
 
 #ifdef __cplusplus
 } /* extern "C" */

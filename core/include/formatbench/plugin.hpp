@@ -10,7 +10,10 @@
 //       class reader { public: explicit reader(const formatbench::sdk::open_request&);
 //                      void read(void* data, std::uint64_t count); void close(); };
 //       // optional: static bool is_lossless(const formatbench::sdk::options&);
+//       // optional (ABI 1.1): static bool is_lossless(const formatbench::sdk::options&, fb_dtype);
 //       // optional in reader: const void* view(std::uint64_t count);  (zero-copy read)
+//       // optional: static constexpr bool parts = true;  (formatbench.part/1: the
+//       //   constructors then also get requests with request.part set)
 //   };
 //   FORMATBENCH_PLUGIN(my_format)
 //
@@ -258,14 +261,32 @@ private:
     std::vector<std::string> values_;
 };
 
+// One part of a shared file (formatbench.part/1): this stream's elements
+// are [offset, offset + count) of a file of `total` elements.
+struct part_of_file {
+    std::uint64_t offset = 0;
+    std::uint64_t total = 0;
+};
+
 // What a writer or reader constructor receives.
 struct open_request {
     fb_dtype dtype;
     std::string path;
     std::uint64_t count; // write: total or FB_COUNT_UNKNOWN; read: total to be read
     sdk::options options;
+    std::optional<part_of_file> part = {}; // set when the host opens one part of a shared file
+    fb_metric_fn metric_fn = nullptr;      // the host's sink (ABI 1.1), null when absent
+    void* metric_sink = nullptr;
 
     std::size_t element_size() const noexcept { return dtype_size(dtype); }
+
+    // Reports a named figure of this stream to the host (ABI 1.1): name
+    // [a-z0-9_]+ with its unit as a suffix (compressed_bytes, codec_s). Does
+    // nothing with a host that does not collect them. Callable until close
+    // returns; a later value of a name replaces the earlier one.
+    void metric(const char* name, double value) const noexcept {
+        if (metric_fn) metric_fn(metric_sink, name, value);
+    }
 };
 
 // Identity and capabilities, returned by the plugin class's static info().
@@ -338,8 +359,14 @@ open_request make_request(const fb_open_args* args) {
     if (!(T::info().dtypes & FB_DTYPE_BIT(args->dtype)))
         throw error(FB_E_UNSUPPORTED,
                     std::string("dtype ") + dtype_name(args->dtype) + " is not supported by " + T::info().id);
-    return open_request{args->dtype, args->path, args->count,
-                        options(option_decls<T>(), option_count<T>(), args->options, args->option_count)};
+    open_request r{args->dtype, args->path, args->count,
+                   options(option_decls<T>(), option_count<T>(), args->options, args->option_count)};
+    // The metric sink exists since ABI 1.1; a 1.0 host passes a smaller struct.
+    if (args->struct_size >= FB_OPEN_ARGS_SIZE_1_1) {
+        r.metric_fn = args->metric;
+        r.metric_sink = args->metric_sink;
+    }
+    return r;
 }
 
 template <class S>
@@ -356,6 +383,18 @@ template <class T>
 struct adapter {
     using writer = typename T::writer;
     using reader = typename T::reader;
+
+    static int is_lossless_for(fb_dtype dtype, const fb_option* opts, std::size_t n) {
+        if constexpr (requires(const options& o) { T::is_lossless(o, dtype); }) {
+            try {
+                return T::is_lossless(options(option_decls<T>(), option_count<T>(), opts, n), dtype) ? 1 : 0;
+            } catch (...) {
+                return 0;
+            }
+        } else {
+            return is_lossless(opts, n);
+        }
+    }
 
     static int is_lossless(const fb_option* opts, std::size_t n) {
         if constexpr (requires(const options& o) { T::is_lossless(o); }) {
@@ -413,11 +452,33 @@ struct adapter {
         });
     }
 
+    template <class S>
+    static fb_status open_part(const fb_open_args* args, std::uint64_t offset, std::uint64_t total,
+                               fb_stream** out, char* err, std::size_t err_size) {
+        if (out) *out = nullptr;
+        return guarded(err, err_size, [&] {
+            if (!out) throw error(FB_E_STATE, "open called without an output pointer");
+            open_request r = make_request<T>(args);
+            if (args->count > total || offset > total - args->count)
+                throw error(FB_E_INVALID_OPTION, "part [" + std::to_string(offset) + ", " +
+                                                     std::to_string(offset + args->count) +
+                                                     ") lies outside the " + std::to_string(total) +
+                                                     " elements of '" + r.path + "'");
+            r.part = part_of_file{offset, total};
+            auto* box = new stream_box<S>{S(std::move(r))};
+            *out = reinterpret_cast<fb_stream*>(box);
+        });
+    }
+
     static const void* get_extension(const char* id) {
         if (!id) return nullptr;
         if constexpr (requires(reader & r) { r.view(std::uint64_t{}); }) {
             static const fb_ext_zero_copy_read_v1 zero_copy{sizeof(fb_ext_zero_copy_read_v1), &view};
             if (std::strcmp(id, FB_EXT_ZERO_COPY_READ_V1) == 0) return &zero_copy;
+        }
+        if constexpr (requires { requires T::parts; }) {
+            static const fb_ext_part_v1 parts{sizeof(fb_ext_part_v1), &open_part<writer>, &open_part<reader>};
+            if (std::strcmp(id, FB_EXT_PART_V1) == 0) return &parts;
         }
         return nullptr;
     }
@@ -448,6 +509,7 @@ struct adapter {
             x.read = &read;
             x.close_read = &close<reader>;
             x.get_extension = &get_extension;
+            x.is_lossless_for = &is_lossless_for;
             return x;
         }();
         return &d;

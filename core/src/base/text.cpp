@@ -55,6 +55,19 @@ std::string escape_text(std::string_view text) {
     return out;
 }
 
+std::string escape_line(std::string_view text) {
+    std::string out;
+    for (char c : escape_text(text)) {
+        if (c == '\n')
+            out += "\\n";
+        else if (c == '\t')
+            out += "\\t";
+        else
+            out += c;
+    }
+    return out;
+}
+
 std::string bounded_string(const char* buffer, std::size_t size) {
     if (!buffer) return {};
     const void* nul = std::memchr(buffer, 0, size);

@@ -18,6 +18,10 @@ std::size_t first_invalid_utf8(std::string_view text);
 // (C0 but newline and tab, DEL, C1), becomes "\xHH".
 std::string escape_text(std::string_view text);
 
+// escape_text for a message that must stay on one line: newline and tab
+// become "\n" and "\t" too.
+std::string escape_line(std::string_view text);
+
 // A C string from a buffer of `size` bytes that a plugin may have left
 // without its NUL: read up to the first NUL or the end, never beyond.
 std::string bounded_string(const char* buffer, std::size_t size);

@@ -204,7 +204,7 @@ outcome round_trip(const plugin& p, const round_trip_case& c) {
     } catch (const std::exception& e) {
         return outcome::fail(std::string("a declared valid value was refused: ") + e.what());
     }
-    bool lossless = p.is_lossless(c.options);
+    bool lossless = p.is_lossless(c.options, c.dtype);
 
     try {
         write_array(p, path, c.dtype, data.data(), c.count, c.write_chunk,
@@ -304,8 +304,13 @@ outcome descriptor_check(const plugin& p) {
         }
         if (o.help.empty()) return outcome::fail("option '" + o.name + "' has no help text");
     }
-    if (p.has(FB_CAP_LOSSLESS) && !p.is_lossless({}))
-        return outcome::fail("declares FB_CAP_LOSSLESS but is_lossless() says the defaults are not lossless");
+    if (p.has(FB_CAP_LOSSLESS))
+        for (dtype d : all_dtypes)
+            if (p.supports(d) && !p.is_lossless({}, d))
+                return outcome::fail(
+                    std::string("declares FB_CAP_LOSSLESS but is_lossless() says the defaults are "
+                                "not lossless for ") +
+                    dtype_name(d));
     return outcome::pass();
 }
 

@@ -1,8 +1,11 @@
 // Building blocks of the conformance checks (see conformance_support.hpp).
 #include "host/conformance_support.hpp"
 
+#include "base/text.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -357,18 +360,49 @@ outcome deserialize(const std::string& text) {
 
 } // namespace
 
+namespace {
+
+// What a check left running in its process after its streams were closed:
+// threads beside the main one (/proc/self/task) and child processes.
+std::string leftovers() {
+    std::string what;
+    std::error_code ec;
+    std::size_t threads = 0;
+    for (fs::directory_iterator it("/proc/self/task", ec), end; !ec && it != end; it.increment(ec))
+        ++threads;
+    if (threads > 1) what = std::to_string(threads - 1) + " thread(s)";
+    int status = 0;
+    const pid_t child = ::waitpid(-1, &status, WNOHANG);
+    if (child == 0) what += std::string(what.empty() ? "" : " and ") + "a child process";
+    return what;
+}
+
+} // namespace
+
 outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seconds) {
     int fds[2];
-    if (::pipe(fds) != 0) return outcome::fail(std::string("pipe: ") + std::strerror(errno));
+    if (::pipe2(fds, O_CLOEXEC) != 0) return outcome::fail(std::string("pipe: ") + std::strerror(errno));
     std::fflush(nullptr); // or buffered output would be written twice
+    // What the plugin prints during the check goes to a memory file, so it
+    // can be reported (the ABI forbids printing) and never reaches the
+    // checker's own output.
+    const int printed = ::memfd_create("formatbench-check-output", MFD_CLOEXEC);
     pid_t pid = ::fork();
     if (pid < 0) {
         ::close(fds[0]);
         ::close(fds[1]);
+        if (printed >= 0) ::close(printed);
         return outcome::fail(std::string("fork: ") + std::strerror(errno));
     }
     if (pid == 0) {
+        // Its own process group: whatever the plugin starts is killed with it.
+        ::setpgid(0, 0);
         ::close(fds[0]);
+        if (printed >= 0) {
+            std::fflush(nullptr);
+            ::dup2(printed, STDOUT_FILENO);
+            ::dup2(printed, STDERR_FILENO);
+        }
         ::alarm(timeout_seconds); // a hang becomes SIGALRM
         outcome o;
         try {
@@ -377,6 +411,21 @@ outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seco
             o = outcome::fail(std::string("exception escaped: ") + e.what());
         } catch (...) {
             o = outcome::fail("unknown exception escaped");
+        }
+        // The ABI: threads a plugin starts are joined before its calls
+        // return, and it leaves no process behind.
+        if (o.what == outcome::passed)
+            if (const std::string left = leftovers(); !left.empty())
+                o = outcome::fail("the plugin left " + left + " running after its streams were closed");
+        std::fflush(nullptr);
+        if (o.what == outcome::passed && printed >= 0 && ::lseek(printed, 0, SEEK_END) > 0) {
+            char text[201] = "";
+            const ssize_t n = ::pread(printed, text, sizeof text - 1, 0);
+            std::string shown(text, n > 0 ? static_cast<std::size_t>(n) : 0);
+            while (!shown.empty() && (shown.back() == '\n' || shown.back() == ' '))
+                shown.pop_back();
+            o = outcome::fail("the plugin printed to standard output or error (a plugin must not print): '" +
+                              escape_line(shown) + "'");
         }
         std::string text = serialize(o);
         std::size_t off = 0;
@@ -387,36 +436,54 @@ outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seco
         }
         ::_exit(0); // no atexit handlers, no test framework teardown in the child
     }
+    ::setpgid(pid, pid);
     ::close(fds[1]);
-    // The parent's own deadline: a plugin may block or ignore SIGALRM.
+    if (printed >= 0) ::close(printed);
+    // The parent's own deadline: a plugin may block or ignore SIGALRM. The
+    // reply ends when the child has exited (not at end of file: a process
+    // the plugin started may hold the pipe open).
     const int grace_ms = 5000;
     const long long deadline_ms = static_cast<long long>(timeout_seconds) * 1000 + grace_ms;
     long long waited_ms = 0;
-    bool killed = false;
+    bool killed = false, exited = false;
+    int status = 0;
     std::string text;
     char buf[4096];
     for (;;) {
         pollfd pfd{fds[0], POLLIN, 0};
-        int n = ::poll(&pfd, 1, 200);
+        int n = ::poll(&pfd, 1, exited ? 0 : 200);
         if (n < 0 && errno == EINTR) continue;
-        if (n == 0) {
-            waited_ms += 200;
-            if (waited_ms >= deadline_ms) {
-                ::kill(pid, SIGKILL);
-                killed = true;
-                break;
+        if (n > 0) {
+            ssize_t r = ::read(fds[0], buf, sizeof buf);
+            if (r < 0 && errno == EINTR) continue;
+            if (r > 0) {
+                text.append(buf, static_cast<std::size_t>(r));
+                continue;
             }
-            continue;
+            if (r == 0 && !exited) { // end of file: the child is gone
+                while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+                }
+                exited = true;
+            }
+            break;
         }
-        ssize_t r = ::read(fds[0], buf, sizeof buf);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        text.append(buf, static_cast<std::size_t>(r));
+        if (exited) break; // drained
+        if (::waitpid(pid, &status, WNOHANG) == pid) {
+            exited = true;
+            continue; // read what it wrote before exiting
+        }
+        waited_ms += 200;
+        if (waited_ms >= deadline_ms) {
+            ::kill(-pid, SIGKILL);
+            killed = true;
+            break;
+        }
     }
     ::close(fds[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    ::kill(-pid, SIGKILL); // the group: anything the plugin started
+    if (!exited)
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         if (sig == SIGALRM || killed)

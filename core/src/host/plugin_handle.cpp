@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace formatbench {
@@ -124,7 +125,12 @@ void plugin::check_options(const option_list& given) const {
     }
 }
 
-bool plugin::is_lossless(const option_list& given) const {
+bool plugin::is_lossless(const option_list& given, dtype d) const {
+    // is_lossless_for exists since ABI 1.1: only a descriptor that large has it.
+    if (descriptor_->struct_size >= FB_DESCRIPTOR_SIZE_1_1 && descriptor_->is_lossless_for) {
+        auto c = to_c_options(given);
+        return descriptor_->is_lossless_for(d, c.data(), c.size()) != 0;
+    }
     if (descriptor_->is_lossless) {
         auto c = to_c_options(given);
         return descriptor_->is_lossless(c.data(), c.size()) != 0;
@@ -144,32 +150,110 @@ void plugin::fail(fb_status status, const char* what, const std::string& path, c
                                         : std::string("no message")));
 }
 
+namespace {
+
+// The metric sink handed to plugins (fb_open_args.metric): a name of
+// [a-z0-9_]+ (at most 64 bytes) and a finite value, else ignored.
+extern "C" void collect_metric(void* sink, const char* name, double value) {
+    if (!sink || !name || !std::isfinite(value)) return;
+    const std::size_t n = ::strnlen(name, 65);
+    if (n == 0 || n > 64) return;
+    for (std::size_t i = 0; i < n; ++i) {
+        const char c = name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return;
+    }
+    auto& list = *static_cast<metric_list*>(sink);
+    for (auto& [k, v] : list)
+        if (k.size() == n && k.compare(0, n, name) == 0) {
+            v = value;
+            return;
+        }
+    if (list.size() < 64) list.emplace_back(std::string(name, n), value);
+}
+
+fb_open_args open_args(dtype d, const std::string& path, std::uint64_t count, const std::vector<fb_option>& c,
+                       metric_list* metrics) {
+    return fb_open_args{sizeof(fb_open_args), d,      path.c_str(), count, c.data(), c.size(),
+                        &collect_metric,      metrics};
+}
+
+const fb_ext_part_v1* part_extension(const fb_plugin_descriptor& d) {
+    if (!d.get_extension) return nullptr;
+    const auto* ext = static_cast<const fb_ext_part_v1*>(d.get_extension(FB_EXT_PART_V1));
+    if (!ext || ext->struct_size < FB_EXT_PART_V1_SIZE || !ext->open_write_part || !ext->open_read_part)
+        return nullptr;
+    return ext;
+}
+
+} // namespace
+
+bool plugin::has_parts() const {
+    return part_extension(*descriptor_) != nullptr;
+}
+
 std::unique_ptr<write_stream> plugin::open_write(const std::string& path, dtype d, std::uint64_t count,
                                                  const option_list& options) const {
     auto c = to_c_options(options);
-    fb_open_args args{sizeof(fb_open_args), d, path.c_str(), count, c.data(), c.size()};
+    auto metrics = std::make_unique<metric_list>();
+    fb_open_args args = open_args(d, path, count, c, metrics.get());
     fb_stream* stream = nullptr;
     char err[error_buffer_size] = "";
     fb_status st = descriptor_->open_write(&args, &stream, err, sizeof err);
     if (st != FB_OK) fail(st, "open for write", path, err);
     if (!stream) fail(FB_E_INTERNAL, "open for write", path, "returned success without a stream");
-    return std::make_unique<write_stream>(*this, stream, path);
+    return std::make_unique<write_stream>(*this, stream, path, std::move(metrics));
 }
 
 std::unique_ptr<read_stream> plugin::open_read(const std::string& path, dtype d, std::uint64_t count,
                                                const option_list& options) const {
     auto c = to_c_options(options);
-    fb_open_args args{sizeof(fb_open_args), d, path.c_str(), count, c.data(), c.size()};
+    auto metrics = std::make_unique<metric_list>();
+    fb_open_args args = open_args(d, path, count, c, metrics.get());
     fb_stream* stream = nullptr;
     char err[error_buffer_size] = "";
     fb_status st = descriptor_->open_read(&args, &stream, err, sizeof err);
     if (st != FB_OK) fail(st, "open for read", path, err);
     if (!stream) fail(FB_E_INTERNAL, "open for read", path, "returned success without a stream");
-    return std::make_unique<read_stream>(*this, stream, path);
+    return std::make_unique<read_stream>(*this, stream, path, std::move(metrics));
 }
 
-write_stream::write_stream(const plugin& owner, fb_stream* stream, std::string path)
-    : owner_(owner), stream_(stream), path_(std::move(path)) {}
+std::unique_ptr<write_stream> plugin::open_write_part(const std::string& path, dtype d, std::uint64_t offset,
+                                                      std::uint64_t count, std::uint64_t total,
+                                                      const option_list& options) const {
+    const fb_ext_part_v1* ext = part_extension(*descriptor_);
+    if (!ext)
+        fail(FB_E_UNSUPPORTED, "open a part of", path, "the plugin has no " FB_EXT_PART_V1 " extension");
+    auto c = to_c_options(options);
+    auto metrics = std::make_unique<metric_list>();
+    fb_open_args args = open_args(d, path, count, c, metrics.get());
+    fb_stream* stream = nullptr;
+    char err[error_buffer_size] = "";
+    fb_status st = ext->open_write_part(&args, offset, total, &stream, err, sizeof err);
+    if (st != FB_OK) fail(st, "open a part for write of", path, err);
+    if (!stream) fail(FB_E_INTERNAL, "open a part for write of", path, "returned success without a stream");
+    return std::make_unique<write_stream>(*this, stream, path, std::move(metrics));
+}
+
+std::unique_ptr<read_stream> plugin::open_read_part(const std::string& path, dtype d, std::uint64_t offset,
+                                                    std::uint64_t count, std::uint64_t total,
+                                                    const option_list& options) const {
+    const fb_ext_part_v1* ext = part_extension(*descriptor_);
+    if (!ext)
+        fail(FB_E_UNSUPPORTED, "open a part of", path, "the plugin has no " FB_EXT_PART_V1 " extension");
+    auto c = to_c_options(options);
+    auto metrics = std::make_unique<metric_list>();
+    fb_open_args args = open_args(d, path, count, c, metrics.get());
+    fb_stream* stream = nullptr;
+    char err[error_buffer_size] = "";
+    fb_status st = ext->open_read_part(&args, offset, total, &stream, err, sizeof err);
+    if (st != FB_OK) fail(st, "open a part for read of", path, err);
+    if (!stream) fail(FB_E_INTERNAL, "open a part for read of", path, "returned success without a stream");
+    return std::make_unique<read_stream>(*this, stream, path, std::move(metrics));
+}
+
+write_stream::write_stream(const plugin& owner, fb_stream* stream, std::string path,
+                           std::unique_ptr<metric_list> metrics)
+    : owner_(owner), stream_(stream), path_(std::move(path)), metrics_(std::move(metrics)) {}
 
 write_stream::~write_stream() {
     if (stream_) {
@@ -192,8 +276,9 @@ void write_stream::close() {
     if (st != FB_OK) owner_.fail(st, "close after writing", path_, err);
 }
 
-read_stream::read_stream(const plugin& owner, fb_stream* stream, std::string path)
-    : owner_(owner), stream_(stream), path_(std::move(path)) {}
+read_stream::read_stream(const plugin& owner, fb_stream* stream, std::string path,
+                         std::unique_ptr<metric_list> metrics)
+    : owner_(owner), stream_(stream), path_(std::move(path)), metrics_(std::move(metrics)) {}
 
 read_stream::~read_stream() {
     if (stream_) {

@@ -36,26 +36,34 @@ std::vector<std::string> capability_names(std::uint64_t flags);
 
 class plugin;
 
+// Named figures a stream reported (ABI 1.1 metrics), in the order first seen.
+using metric_list = std::vector<std::pair<std::string, double>>;
+
 // An open write stream. close() must be called to finish the file; the
 // destructor closes without reporting if it was not.
 class write_stream {
 public:
-    write_stream(const plugin& owner, fb_stream* stream, std::string path);
+    write_stream(const plugin& owner, fb_stream* stream, std::string path,
+                 std::unique_ptr<metric_list> metrics);
     write_stream(const write_stream&) = delete;
     write_stream& operator=(const write_stream&) = delete;
     ~write_stream();
     void write(const void* data, std::uint64_t count);
     void close();
+    // What the plugin reported for this stream so far (complete after close).
+    const metric_list& metrics() const noexcept { return *metrics_; }
 
 private:
     const plugin& owner_;
     fb_stream* stream_;
     std::string path_;
+    std::unique_ptr<metric_list> metrics_;
 };
 
 class read_stream {
 public:
-    read_stream(const plugin& owner, fb_stream* stream, std::string path);
+    read_stream(const plugin& owner, fb_stream* stream, std::string path,
+                std::unique_ptr<metric_list> metrics);
     read_stream(const read_stream&) = delete;
     read_stream& operator=(const read_stream&) = delete;
     ~read_stream();
@@ -63,11 +71,13 @@ public:
     // The zero-copy view, or nullptr when the plugin has no such extension.
     const void* view(std::uint64_t count);
     void close();
+    const metric_list& metrics() const noexcept { return *metrics_; }
 
 private:
     const plugin& owner_;
     fb_stream* stream_;
     std::string path_;
+    std::unique_ptr<metric_list> metrics_;
 };
 
 class plugin {
@@ -93,8 +103,11 @@ public:
     // Throws usage_error naming the plugin and the option (with a "did you
     // mean" for unknown names) when an option does not fit its declaration.
     void check_options(const option_list& given) const;
-    // Whether this option set reads back bit-exact.
-    bool is_lossless(const option_list& given) const;
+    // Whether this option set reads back bit-exact for this dtype (ABI 1.1's
+    // is_lossless_for when the plugin has it, else is_lossless or the flag).
+    bool is_lossless(const option_list& given, dtype d) const;
+    // Whether the plugin offers formatbench.part/1 (parts of a shared file).
+    bool has_parts() const;
     bool has_extension(const char* id) const;
 
     // Both throw plugin_error with the plugin id, the path and its message.
@@ -102,6 +115,15 @@ public:
                                              const option_list& options) const;
     std::unique_ptr<read_stream> open_read(const std::string& path, dtype d, std::uint64_t count,
                                            const option_list& options) const;
+    // One part of a shared file (formatbench.part/1): elements [offset,
+    // offset + count) of a file of `total`. Throws plugin_error, also when
+    // the plugin has no such extension.
+    std::unique_ptr<write_stream> open_write_part(const std::string& path, dtype d, std::uint64_t offset,
+                                                  std::uint64_t count, std::uint64_t total,
+                                                  const option_list& options) const;
+    std::unique_ptr<read_stream> open_read_part(const std::string& path, dtype d, std::uint64_t offset,
+                                                std::uint64_t count, std::uint64_t total,
+                                                const option_list& options) const;
 
     // Throws plugin_error "plugin 'ID': <what> '<path>' failed (<status>): <message>".
     [[noreturn]] void fail(fb_status status, const char* what, const std::string& path,

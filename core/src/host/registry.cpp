@@ -221,7 +221,7 @@ std::string probe_library(const fs::path& file, double timeout_s) {
                 text.pop_back();
             why = fmt::format(
                 "writes to standard output or error while loading (a plugin must not print): '{}'",
-                escape_text(text));
+                escape_line(text));
         }
         why = "=" + why; // "=" alone: fit to load
         ssize_t ignored = ::write(fds[1], why.data(), why.size());

@@ -88,6 +88,10 @@ private:
                                describe_dataset(*g.dataset, g.cases.front()->payload_bytes));
             const results_table t = dataset_table(r, g);
             print_table(t, out);
+            if (const results_table m = metrics_table(g); !m.rows.empty()) {
+                out << "\n plugin metrics (median per repetition):\n";
+                print_table(m, out);
+            }
             if (t.baseline_missing)
                 out << fmt::format(" (baseline '{}' has no case for this dataset: no speed-up)\n",
                                    r.spec.baseline);

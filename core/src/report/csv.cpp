@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -59,7 +61,20 @@ public:
             }
             out << line << "\r\n";
         };
-        emit(columns());
+        // Then one column per plugin metric any case reported (ABI 1.1):
+        // "write.NAME" and "read.NAME", the median over the repetitions.
+        std::vector<std::string> metric_columns;
+        for (const case_result& c : r.cases)
+            for (bool write : {true, false})
+                for (const auto& [name, value] : metric_medians(c, write)) {
+                    const std::string column = (write ? "write." : "read.") + name;
+                    if (std::find(metric_columns.begin(), metric_columns.end(), column) ==
+                        metric_columns.end())
+                        metric_columns.push_back(column);
+                }
+        std::vector<std::string> header = columns();
+        header.insert(header.end(), metric_columns.begin(), metric_columns.end());
+        emit(header);
         for (const case_result& c : r.cases) {
             const case_spec& s = c.spec;
             const std::vector<double> w = write_times(c), rd = read_times(c);
@@ -104,6 +119,14 @@ public:
                      base ? num(speedup(read_times(*base), rd)) : "",
                  })
                 row.push_back(std::move(cell));
+            for (const std::string& column : metric_columns) {
+                const bool write = column.rfind("write.", 0) == 0;
+                const std::string name = column.substr(write ? 6 : 5);
+                std::string cell;
+                for (const auto& [k, v] : metric_medians(c, write))
+                    if (k == name) cell = num(v);
+                row.push_back(cell);
+            }
             emit(row);
         }
     }

@@ -294,6 +294,10 @@ private:
                              escape(detail::describe_dataset(*g.dataset, g.cases.front()->payload_bytes)));
             const detail::results_table t = detail::dataset_table(in.result, g);
             h += html_table(t);
+            if (const detail::results_table m = detail::metrics_table(g); !m.rows.empty()) {
+                h += "<p class=\"note\">The plugins' own figures (median per repetition):</p>\n";
+                h += html_table(m);
+            }
             if (!t.failures.empty()) {
                 h += "<ul class=\"bad\">\n";
                 for (const auto& f : t.failures)

@@ -122,6 +122,41 @@ inline results_table dataset_table(const study_result& r, const dataset_group& g
     return t;
 }
 
+// The plugins' own figures (ABI 1.1 metrics) of a dataset's cases: format |
+// write NAME... | read NAME..., medians over the repetitions; no rows when
+// no case reported any.
+inline results_table metrics_table(const dataset_group& g) {
+    results_table t;
+    std::vector<std::pair<bool, std::string>> columns; // (write?, name)
+    for (const case_result* c : g.cases)
+        for (bool write : {true, false})
+            for (const auto& [name, value] : metric_medians(*c, write))
+                if (std::find(columns.begin(), columns.end(), std::make_pair(write, name)) == columns.end())
+                    columns.emplace_back(write, name);
+    if (columns.empty()) return t;
+    t.header = {"format"};
+    t.numeric = {false};
+    for (const auto& [write, name] : columns) {
+        t.header.push_back(std::string(write ? "write " : "read ") + name);
+        t.numeric.push_back(true);
+    }
+    for (const case_result* c : g.cases) {
+        std::vector<std::string> row = {row_label(*c, g)};
+        bool any = false;
+        for (const auto& [write, name] : columns) {
+            std::string cell = "-";
+            for (const auto& [k, v] : metric_medians(*c, write))
+                if (k == name) {
+                    cell = fmt::format("{:.6g}", v);
+                    any = true;
+                }
+            row.push_back(cell);
+        }
+        if (any) t.rows.push_back(std::move(row));
+    }
+    return t;
+}
+
 // The definitions printed once under the table(s).
 inline std::vector<std::string> legend(const study_result& r) {
     std::vector<std::string> lines = {

@@ -24,6 +24,21 @@ double median_resident_fraction(const case_result& c) {
     return fractions.empty() ? not_a_number : summarize(std::move(fractions)).median;
 }
 
+std::vector<std::pair<std::string, double>> metric_medians(const case_result& c, bool write) {
+    std::vector<std::pair<std::string, std::vector<double>>> values;
+    for (const repetition& rep : c.samples)
+        for (const auto& [name, value] : (write ? rep.write : rep.read).metrics) {
+            auto it =
+                std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == name; });
+            if (it == values.end()) it = values.insert(values.end(), {name, {}});
+            it->second.push_back(value);
+        }
+    std::vector<std::pair<std::string, double>> out;
+    for (auto& [name, v] : values)
+        out.emplace_back(name, summarize(std::move(v)).median);
+    return out;
+}
+
 std::vector<dataset_group> group_by_dataset(const std::vector<case_result>& cases) {
     std::vector<dataset_group> groups;
     for (const case_result& c : cases) {

@@ -24,6 +24,10 @@ double size_ratio(const case_result& c);
 // Median over the repetitions that measured it; NaN when none did (warm cases).
 double median_resident_fraction(const case_result& c);
 
+// The median of each plugin metric (ABI 1.1) over the recorded repetitions
+// that report it, for the write or the read phase, in the order first seen.
+std::vector<std::pair<std::string, double>> metric_medians(const case_result& c, bool write);
+
 // Cases of one dataset, in plan order.
 struct dataset_group {
     const dataset_spec* dataset = nullptr;

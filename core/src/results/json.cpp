@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -47,8 +48,17 @@ json options_to_json(const option_list& options) {
     return out;
 }
 
+json metrics_json(const std::vector<std::pair<std::string, double>>& metrics) {
+    json m = json::object();
+    for (const auto& [name, value] : metrics)
+        m[name] = number(value);
+    return m;
+}
+
 json phase_to_json(const phase_sample& p) {
-    return {{"wall_s", number(p.wall_s)}, {"user_s", number(p.user_s)}, {"sys_s", number(p.sys_s)}};
+    json j{{"wall_s", number(p.wall_s)}, {"user_s", number(p.user_s)}, {"sys_s", number(p.sys_s)}};
+    if (!p.metrics.empty()) j["metrics"] = metrics_json(p.metrics);
+    return j;
 }
 
 // The summary of one phase plus its throughput: payload bytes / 1e6 / median.
@@ -267,7 +277,18 @@ case_spec case_spec_from(const reader& r) {
 }
 
 phase_sample phase_from(const reader& r) {
-    return {r.real("wall_s"), r.real("user_s"), r.real("sys_s")};
+    phase_sample p{r.real("wall_s"), r.real("user_s"), r.real("sys_s"), {}};
+    if (r.has("metrics")) { // since ABI 1.1's plugin metrics
+        const json& m = r.at("metrics");
+        if (!m.is_object()) reader::fail(r.sub("metrics"), "expected an object of names to numbers");
+        for (const auto& [name, value] : m.items()) {
+            if (!value.is_number() && !value.is_null())
+                reader::fail(r.sub("metrics") + "." + name, "expected a number");
+            p.metrics.emplace_back(name, value.is_null() ? std::numeric_limits<double>::quiet_NaN()
+                                                         : value.get<double>());
+        }
+    }
+    return p;
 }
 
 repetition repetition_from(const reader& s) {
@@ -347,7 +368,7 @@ study study_from(const reader& r) {
     const json& outputs = r.array("outputs");
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         const reader o(outputs[i], fmt::format("{}[{}]", r.sub("outputs"), i));
-        s.outputs.push_back({o.string("format"), o.string("path")});
+        s.outputs.push_back({o.string("format"), o.string("path"), ""});
     }
     const json& paths = r.array("plugin_path");
     for (std::size_t i = 0; i < paths.size(); ++i) {
@@ -410,6 +431,8 @@ json to_json(const case_result& r) {
     j["samples"] = samples;
     j["write"] = phase_summary_to_json(write_times(r), r.payload_bytes);
     j["read"] = phase_summary_to_json(read_times(r), r.payload_bytes);
+    if (auto m = metric_medians(r, true); !m.empty()) j["write"]["metrics"] = metrics_json(m);
+    if (auto m = metric_medians(r, false); !m.empty()) j["read"]["metrics"] = metrics_json(m);
     return j;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace formatbench {
@@ -15,6 +16,9 @@ struct phase_sample {
     double wall_s = 0;
     double user_s = 0;
     double sys_s = 0;
+    // What the plugin reported for the phase's stream (ABI 1.1 metrics:
+    // compressed_bytes, codec_s, ...), in the order first reported.
+    std::vector<std::pair<std::string, double>> metrics;
 };
 
 struct repetition {

@@ -48,7 +48,7 @@ case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_s
     expected_ = in_memory_ ? nullptr : std::make_unique<aligned_buffer>(chunk_ * esize_, 0);
     if (in_memory_) source_.fill(0, count_, write_buf_.data());
     setup_.buffer_alignment = write_buf_.alignment();
-    setup_.lossless_expected = plug.is_lossless(spec.format.options);
+    setup_.lossless_expected = plug.is_lossless(spec.format.options, spec.dataset.type);
     setup_.plugin_version = plug.version();
     setup_.plugin_file = plug.file().string();
 }
@@ -84,6 +84,7 @@ phase_sample case_runner::write_phase() {
         out->close();
         sync();
         accumulate(t, start, clock_reading::stop());
+        t.metrics = out->metrics();
         return t;
     }
     accumulate(t, start, clock_reading::stop());
@@ -98,6 +99,7 @@ phase_sample case_runner::write_phase() {
     out->close();
     sync();
     accumulate(t, start, clock_reading::stop());
+    t.metrics = out->metrics();
     return t;
 }
 
@@ -126,6 +128,7 @@ phase_sample case_runner::read_phase(verification& v) {
             in->read(read_buf_.data() + first * esize_, std::min(chunk_, count_ - first));
         in->close();
         accumulate(t, start, clock_reading::stop());
+        t.metrics = in->metrics();
         verify_chunk(type, write_buf_.data(), read_buf_.data(), count_, v);
         return t;
     }
@@ -142,6 +145,7 @@ phase_sample case_runner::read_phase(verification& v) {
     start = clock_reading::start();
     in->close();
     accumulate(t, start, clock_reading::stop());
+    t.metrics = in->metrics();
     return t;
 }
 
@@ -174,6 +178,7 @@ phase_sample case_runner::view_phase(verification& v) {
     start = clock_reading::start();
     in->close();
     accumulate(t, start, clock_reading::stop());
+    t.metrics = in->metrics();
     return t;
 }
 
