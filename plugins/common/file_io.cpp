@@ -11,9 +11,7 @@
 namespace formatbench::detail {
 
 output_file::output_file(std::string path, std::size_t buffer_size, const sdk::file_wording& wording)
-    : path_(std::move(path)), wording_(wording) {
-    buffer_.resize(buffer_size);
-}
+    : path_(std::move(path)), wording_(wording), buffer_(buffer_size) {}
 
 void output_file::open() {
     // created() tells discard() whether the path is ours to remove: never a

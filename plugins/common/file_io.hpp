@@ -6,6 +6,8 @@
 // ("zstd: cannot write '/tmp/a.zst': No space left on device").
 #pragma once
 
+#include "byte_buffer.hpp"
+
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
 
@@ -13,12 +15,12 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <vector>
 
 namespace formatbench::detail {
 
 // Owns a file created for writing. Bytes go through a buffer of
-// `buffer_size` bytes so the kernel sees few, large writes.
+// `buffer_size` bytes so the kernel sees few, large writes (a byte_buffer:
+// not zero-filled, huge pages from 1 MiB up).
 class output_file {
 public:
     // `wording` must outlive the object (use a constant).
@@ -59,7 +61,7 @@ private:
     std::string path_;
     const sdk::file_wording& wording_;
     sdk::file file_;
-    std::vector<unsigned char> buffer_;
+    byte_buffer buffer_;
     std::size_t used_ = 0;
     std::uint64_t written_ = 0;
 };
