@@ -43,7 +43,7 @@ lz4_reader::lz4_reader(const sdk::open_request& request)
 
 void lz4_reader::read_header() {
     const std::string& path = file_.path();
-    input_.resize(LZ4F_HEADER_SIZE_MAX);
+    input_ = byte_buffer(LZ4F_HEADER_SIZE_MAX);
     refill(LZ4F_MIN_SIZE_TO_KNOW_HEADER_LENGTH);
     const unsigned char* b = input_.data();
     if (size_ == 0)
@@ -70,7 +70,7 @@ void lz4_reader::read_header() {
 
     LZ4F_frameInfo_t info = LZ4F_INIT_FRAMEINFO;
     std::size_t consumed = size_;
-    std::size_t rc = LZ4F_getFrameInfo(dctx_.get(), &info, input_.data(), &consumed);
+    std::size_t rc = LZ4F_getFrameInfo(dctx_.get(), &info, b, &consumed);
     if (LZ4F_isError(rc)) corrupt(std::string("invalid frame header: ") + LZ4F_getErrorName(rc));
     pos_ += consumed;
     hint_ = rc;
@@ -81,10 +81,15 @@ void lz4_reader::read_header() {
     block_ = block_bytes(info.blockSizeID);
     // A whole block, its checksum and the next block's header fit, so each
     // read brings LZ4F one whole block (see refill).
-    input_.resize(block_ + 64);
+    byte_buffer input(block_ + 64);
+    std::memcpy(input.data(), input_.data() + pos_, size_ - pos_);
+    file_offset_ += pos_;
+    size_ -= pos_;
+    pos_ = 0;
+    input_ = std::move(input);
     if (settings_.shuffle) {
-        raw_block_.resize(block_);
-        plain_block_.resize(block_);
+        raw_block_ = byte_buffer(block_);
+        plain_block_ = byte_buffer(block_);
     }
     if (info.contentSize == 0) return; // absent (LZ4F reads 0 as unknown)
     const std::uint64_t stored = info.contentSize;

@@ -19,6 +19,8 @@
 
 #include "settings.hpp"
 
+#include "common/byte_buffer.hpp"
+
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
 
@@ -27,7 +29,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 namespace formatbench::detail {
 
@@ -69,7 +70,7 @@ private:
     fb_dtype dtype_;
     std::uint64_t requested_bytes_; // the open count in bytes, or FB_COUNT_UNKNOWN
     std::unique_ptr<LZ4F_dctx, dctx_free> dctx_;
-    std::vector<unsigned char> input_;
+    byte_buffer input_;
     std::size_t pos_ = 0;  // next byte of input_ to decode
     std::size_t size_ = 0; // bytes in input_
     std::size_t hint_ = 0; // LZ4F's wish for the next call's input size
@@ -80,8 +81,8 @@ private:
     std::uint64_t delivered_ = 0;   // payload bytes handed to the host
     std::size_t block_ = 0;         // the frame's block size
     // Shuffle: the current block, decoded and unshuffled.
-    std::vector<unsigned char> raw_block_;
-    std::vector<unsigned char> plain_block_;
+    byte_buffer raw_block_;
+    byte_buffer plain_block_;
     std::size_t plain_size_ = 0;
     std::size_t plain_pos_ = 0;
     bool failed_ = false;

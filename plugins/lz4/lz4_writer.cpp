@@ -38,10 +38,7 @@ lz4_writer::lz4_writer(const sdk::open_request& request)
     std::size_t rc = LZ4F_createCompressionContext(&c, LZ4F_VERSION);
     cctx_.reset(c);
     check(rc, "creating a compressor");
-    if (settings_.shuffle) {
-        staging_.resize(block_);
-        shuffled_.resize(block_);
-    }
+    if (settings_.shuffle) shuffled_ = byte_buffer(block_);
     // The header goes into the empty buffer: no I/O before the file exists.
     auto room = file_.space(LZ4F_HEADER_SIZE_MAX);
     rc = LZ4F_compressBegin(cctx_.get(), room.data(), room.size(), &prefs_);
@@ -94,40 +91,47 @@ void lz4_writer::write_unguarded(const unsigned char* p, std::uint64_t bytes) {
                                          std::to_string(total_bytes_ / settings_.element_size) +
                                          " elements announced at open (the frame header holds that count)");
     written_ += bytes;
-    if (!settings_.shuffle) {
-        while (bytes > 0) {
-            const std::size_t k = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, piece_));
-            // Stable up to the last piece of this write: the caller's buffer
-            // may change after the call returns.
-            compress(p, k, k < bytes);
-            p += k;
-            bytes -= k;
-        }
-        return;
-    }
-    while (bytes > 0) {
-        // Whole blocks straight from the caller's buffer, no staging copy.
-        if (pending_ == 0 && bytes >= block_) {
-            emit_block(p, block_);
-            p += block_;
-            bytes -= block_;
-            continue;
-        }
-        std::size_t k = block_ - pending_ < bytes ? block_ - pending_ : static_cast<std::size_t>(bytes);
+    const bool last = written_ == total_bytes_;
+    if (pending_ > 0) {
+        // Complete the block an earlier write began.
+        std::size_t k = static_cast<std::size_t>(std::min<std::uint64_t>(block_ - pending_, bytes));
         std::memcpy(staging_.data() + pending_, p, k);
         pending_ += k;
         p += k;
         bytes -= k;
-        if (pending_ == block_) {
-            emit_block(staging_.data(), block_);
-            pending_ = 0;
-        }
+        if (pending_ < block_ && !last) return;
+        emit(staging_.data(), pending_, false);
+        pending_ = 0;
+    }
+    // Whole blocks from the caller's memory; the rest too when it ends the data.
+    std::uint64_t direct = last ? bytes : bytes - bytes % block_;
+    if (direct > 0) emit(p, static_cast<std::size_t>(direct), true);
+    p += direct;
+    bytes -= direct;
+    if (bytes > 0) {
+        if (!staging_.data()) staging_ = byte_buffer(block_);
+        std::memcpy(staging_.data(), p, static_cast<std::size_t>(bytes));
+        pending_ = static_cast<std::size_t>(bytes);
     }
 }
 
-void lz4_writer::emit_block(const unsigned char* src, std::size_t n) {
-    shuffle_block(src, shuffled_.data(), n, settings_.element_size);
-    compress(shuffled_.data(), n, false);
+void lz4_writer::emit(const unsigned char* p, std::size_t n, bool caller) {
+    if (settings_.shuffle) {
+        // One shuffled block per call: the shuffled copy is reused.
+        for (std::size_t at = 0; at < n; at += block_) {
+            const std::size_t k = std::min(block_, n - at);
+            shuffle_block(p + at, shuffled_.data(), k, settings_.element_size);
+            compress(shuffled_.data(), k, false);
+        }
+        return;
+    }
+    for (std::size_t at = 0; at < n; at += piece_) {
+        const std::size_t k = std::min(piece_, n - at);
+        // Stable up to the last piece of the caller's write: the caller's
+        // buffer may change after the call returns, the staging block with
+        // the next write.
+        compress(p + at, k, caller && at + k < n);
+    }
 }
 
 void lz4_writer::compress(const unsigned char* p, std::size_t n, bool stable) {
@@ -157,8 +161,9 @@ void lz4_writer::close_unguarded() {
                                          std::to_string(written_ / settings_.element_size) + " of the " +
                                          std::to_string(total_bytes_ / settings_.element_size) +
                                          " elements announced at open (the frame header holds that count)");
-    if (settings_.shuffle && pending_ > 0) {
-        emit_block(staging_.data(), pending_);
+    if (pending_ > 0) {
+        // The last, short block (the count was not announced).
+        emit(staging_.data(), pending_, false);
         pending_ = 0;
     }
     auto room = file_.space(LZ4F_compressBound(0, &prefs_));

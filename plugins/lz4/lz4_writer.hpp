@@ -3,19 +3,23 @@
 // output compressed straight into the file buffer of common/file_io.hpp.
 //  - When the count is known the header holds the content size (LZ4F checks
 //    at the end that it was right).
-//  - Input goes to LZ4F in pieces whose worst case fits the free buffer, so
-//    whole blocks are compressed from the caller's memory without a copy;
-//    the pieces of one write are declared stable to LZ4F (stableSrc), as
-//    the one-shot LZ4F_compressFrame does, so linked blocks keep their
-//    dictionary without copying it.
-//  - With shuffle, chunks are cut into blocks of the frame's block size, each
-//    byte-shuffled (common/shuffle.hpp) before it is compressed: one LZ4
-//    block holds one shuffled block, and the reader learns the size from the
-//    frame header.
+//  - LZ4F compresses whatever it is given at once (autoFlush), and is given
+//    whole blocks only, but for the last block of the data: a write's whole
+//    blocks go from the caller's memory in pieces whose worst case fits the
+//    free buffer, without a copy; the rest of the write waits in a block
+//    buffer for the next one, unless it ends the announced count, when it
+//    goes too. So a write of the whole array is compressed as by the
+//    one-shot LZ4F_compressFrame, with no byte copied aside. The pieces of
+//    one write are declared stable to LZ4F (stableSrc), as LZ4F_compressFrame
+//    does, so linked blocks keep their dictionary without copying it.
+//  - With shuffle, each block of the frame's block size is byte-shuffled
+//    (common/shuffle.hpp) before it is compressed: one LZ4 block holds one
+//    shuffled block, and the reader learns the size from the frame header.
 #pragma once
 
 #include "settings.hpp"
 
+#include "common/byte_buffer.hpp"
 #include "common/file_io.hpp"
 
 #include <formatbench/plugin.hpp>
@@ -25,7 +29,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 namespace formatbench::detail {
 
@@ -49,10 +52,12 @@ private:
 
     void write_unguarded(const unsigned char* p, std::uint64_t bytes);
     void close_unguarded();
-    // Compresses n bytes; `stable`: the bytes stay where they are until the
-    // frame ends (true only within one write of the caller's memory).
+    // Compresses n bytes of whole blocks (or the last, short block of the
+    // data), shuffled first if asked. `caller`: the bytes are the caller's,
+    // which stay put until this write returns.
+    void emit(const unsigned char* p, std::size_t n, bool caller);
+    // One LZ4F_compressUpdate; `stable`: the bytes stay put until the next call.
     void compress(const unsigned char* p, std::size_t n, bool stable);
-    void emit_block(const unsigned char* src, std::size_t n);
     void check(std::size_t code, const char* what) const;
     template <class Fn>
     void guarded(Fn&& fn);
@@ -66,9 +71,9 @@ private:
     output_file file_;
     std::unique_ptr<LZ4F_cctx, cctx_free> cctx_;
     std::uint64_t written_ = 0;
-    std::vector<unsigned char> staging_;  // shuffle: a block assembled from small chunks
-    std::size_t pending_ = 0;             // bytes in staging_
-    std::vector<unsigned char> shuffled_; // shuffle: the shuffled block
+    byte_buffer staging_;     // a block assembled from small chunks (made when needed)
+    std::size_t pending_ = 0; // bytes in staging_
+    byte_buffer shuffled_;    // shuffle: the shuffled block
     bool failed_ = false;
     fb_status failure_status_ = FB_OK;
     std::string failure_;

@@ -30,9 +30,11 @@ LZ4F_preferences_t lz4_settings::preferences(unsigned long long content_size) co
     p.frameInfo.blockChecksumFlag = block_checksum ? LZ4F_blockChecksumEnabled : LZ4F_noBlockChecksum;
     p.frameInfo.contentSize = content_size;
     p.compressionLevel = level;
-    // Partial blocks wait in LZ4F's buffer for the next write instead of
-    // becoming short blocks of their own (small chunks would cost ratio).
-    p.autoFlush = 0;
+    // Every call's input is compressed at once, including a partial block:
+    // the writer hands LZ4F whole blocks only, but for the last one, and
+    // keeps partial blocks itself (see lz4_writer.hpp). As LZ4F_compressFrame
+    // does: a tail left in LZ4F's own buffer would be copied there first.
+    p.autoFlush = 1;
     return p;
 }
 
