@@ -2,6 +2,7 @@
 #include "zstd_reader.hpp"
 
 #include "zstd_errors.hpp"
+#include "zstd_memory.hpp"
 
 #include "common/file_io.hpp"
 #include "common/shuffle.hpp"
@@ -37,17 +38,17 @@ zstd_reader::zstd_reader(const sdk::open_request& request)
                                                    request.path + "')");
         requested_bytes_ *= settings_.element_size;
     }
-    dctx_.reset(ZSTD_createDCtx());
+    dctx_.reset(ZSTD_createDCtx_advanced(zstd_memory));
     if (!dctx_)
         throw sdk::error(FB_E_NO_MEMORY, "zstd: out of memory creating a decoder for '" + request.path + "'");
     std::size_t rc =
         ZSTD_DCtx_setParameter(dctx_.get(), ZSTD_d_windowLogMax, settings_.reader_window_log_max());
     if (ZSTD_isError(rc)) decoder_error(rc);
-    input_.resize(input_buffer_bytes);
+    input_ = byte_buffer(input_buffer_bytes);
     in_.src = input_.data();
     if (settings_.shuffle) {
-        raw_block_.resize(settings_.shuffle_block_bytes);
-        plain_block_.resize(settings_.shuffle_block_bytes);
+        raw_block_ = byte_buffer(settings_.shuffle_block_bytes);
+        plain_block_ = byte_buffer(settings_.shuffle_block_bytes);
     }
     check_header();
 }

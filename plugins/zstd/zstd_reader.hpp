@@ -19,6 +19,8 @@
 
 #include "settings.hpp"
 
+#include "common/byte_buffer.hpp"
+
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
 
@@ -27,7 +29,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 namespace formatbench::detail {
 
@@ -68,7 +69,7 @@ private:
     fb_dtype dtype_;
     std::uint64_t requested_bytes_; // the open count in bytes, or FB_COUNT_UNKNOWN
     std::unique_ptr<ZSTD_DCtx, dctx_free> dctx_;
-    std::vector<unsigned char> input_;
+    byte_buffer input_;
     ZSTD_inBuffer in_{nullptr, 0, 0};
     bool eof_ = false;              // the file has no more bytes
     bool frame_end_ = false;        // the decoder finished the frame (checksum checked)
@@ -81,8 +82,8 @@ private:
     bool stable_ = false;
     ZSTD_outBuffer stable_out_{nullptr, 0, 0};
     // Shuffle: the current block, decoded and unshuffled.
-    std::vector<unsigned char> raw_block_;
-    std::vector<unsigned char> plain_block_;
+    byte_buffer raw_block_;
+    byte_buffer plain_block_;
     std::size_t plain_size_ = 0;
     std::size_t plain_pos_ = 0;
     bool failed_ = false;

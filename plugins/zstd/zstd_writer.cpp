@@ -2,6 +2,7 @@
 #include "zstd_writer.hpp"
 
 #include "zstd_errors.hpp"
+#include "zstd_memory.hpp"
 
 #include "common/shuffle.hpp"
 
@@ -33,7 +34,7 @@ zstd_writer::zstd_writer(const sdk::open_request& request)
     }
     // Everything that can fail for reasons other than the file comes first,
     // so that the file is created last and never left behind.
-    cctx_.reset(ZSTD_createCCtx());
+    cctx_.reset(ZSTD_createCCtx_advanced(zstd_memory));
     if (!cctx_)
         throw sdk::error(FB_E_NO_MEMORY, "zstd: out of memory creating a compressor for '" + path + "'");
     ZSTD_CCtx* c = cctx_.get();
@@ -53,8 +54,8 @@ zstd_writer::zstd_writer(const sdk::open_request& request)
     if (total_bytes_ != FB_COUNT_UNKNOWN)
         check_compress(ZSTD_CCtx_setPledgedSrcSize(c, total_bytes_), "pledging the content size", path);
     if (settings_.shuffle) {
-        staging_.resize(settings_.shuffle_block_bytes);
-        shuffled_.resize(settings_.shuffle_block_bytes);
+        staging_ = byte_buffer(settings_.shuffle_block_bytes);
+        shuffled_ = byte_buffer(settings_.shuffle_block_bytes);
     }
     file_.open();
 }

@@ -15,6 +15,7 @@
 
 #include "settings.hpp"
 
+#include "common/byte_buffer.hpp"
 #include "common/file_io.hpp"
 
 #include <formatbench/plugin.hpp>
@@ -24,7 +25,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 namespace formatbench::detail {
 
@@ -59,12 +59,12 @@ private:
     zstd_settings settings_;
     output_file file_;
     std::unique_ptr<ZSTD_CCtx, cctx_free> cctx_;
-    std::uint64_t total_bytes_;           // announced payload, or FB_COUNT_UNKNOWN
-    std::uint64_t written_ = 0;           // payload bytes received
-    bool frame_ended_ = false;            // ZSTD_e_end has completed
-    std::vector<unsigned char> staging_;  // shuffle: a block assembled from small chunks
-    std::size_t pending_ = 0;             // bytes in staging_
-    std::vector<unsigned char> shuffled_; // shuffle: the shuffled block
+    std::uint64_t total_bytes_; // announced payload, or FB_COUNT_UNKNOWN
+    std::uint64_t written_ = 0; // payload bytes received
+    bool frame_ended_ = false;  // ZSTD_e_end has completed
+    byte_buffer staging_;       // shuffle: a block assembled from small chunks
+    std::size_t pending_ = 0;   // bytes in staging_
+    byte_buffer shuffled_;      // shuffle: the shuffled block
     bool failed_ = false;
     fb_status failure_status_ = FB_OK;
     std::string failure_;
