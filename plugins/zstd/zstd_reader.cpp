@@ -80,9 +80,13 @@ void zstd_reader::check_header() {
                              " to be decoded; this plugin reads frames without a dictionary");
     const int limit = settings_.reader_window_log_max();
     if (h.windowSize > (std::uint64_t{1} << limit)) {
-        int log = 0;
-        while ((std::uint64_t{1} << log) < h.windowSize)
+        // A single-segment frame's window is its content size, any 64-bit value.
+        int log = limit;
+        while (log < 63 && (std::uint64_t{1} << log) < h.windowSize)
             ++log;
+        if (log > ZSTD_WINDOWLOG_MAX)
+            corrupt("its header asks for a window of " + std::to_string(h.windowSize) +
+                    " bytes, more than any zstd encoder uses (2^" + std::to_string(ZSTD_WINDOWLOG_MAX) + ")");
         throw sdk::error(FB_E_UNSUPPORTED,
                          "zstd: '" + path + "' needs a window of " + std::to_string(h.windowSize) +
                              " bytes, more than the 2^" + std::to_string(limit) +

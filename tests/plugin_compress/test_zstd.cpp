@@ -321,6 +321,21 @@ TEST_F(ZstdErrors, OversizedWindowIsRefusedBeforeAllocating) {
     EXPECT_EQ(read_status(frame, &message, {}, 1), FB_OK) << message;
 }
 
+TEST_F(ZstdErrors, SingleSegmentFrameOfHugeContent) {
+    // Found by fuzz_zstd: a single-segment frame's window is its content
+    // size; FHD 0xe0 (8-byte content size, single segment), content size
+    // 2^64 - 1, then the start of a block. Refused, without undefined
+    // behaviour (ASan/UBSan builds), and without allocating.
+    bytes frame = {0x28, 0xb5, 0x2f, 0xfd, 0xe0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x41, 0, 0};
+    std::string message;
+    EXPECT_EQ(read_status(frame, &message, {}, 1), FB_E_CORRUPT) << message;
+    EXPECT_NE(message.find("window"), std::string::npos) << message;
+    // 2^32 bytes of content: a window no encoder uses either.
+    frame[5] = frame[6] = frame[7] = frame[8] = frame[10] = frame[11] = frame[12] = 0;
+    frame[9] = 1;
+    EXPECT_EQ(read_status(frame, &message, {}, 1), FB_E_CORRUPT) << message;
+}
+
 TEST_F(ZstdErrors, MissingFileAndDirectory) {
     std::string message;
     EXPECT_EQ(status_of([&] { read_array(id, dir_ / "nope.zst", FB_DTYPE_F64, 1, {}); }, &message), FB_E_IO);
