@@ -18,10 +18,12 @@
 // (every sample, in seconds) for bench/plugin-speed.py, which prints the
 // ratios. Figures only, not a test.
 //
-//   speed_compress PLUGIN_DIR WORK_DIR N [RUNS [ONLY]]
+//   speed_compress PLUGIN_DIR WORK_DIR N [RUNS [ONLY [ZSTD_LEVEL]]]
 //
 // ONLY, a comma-separated list of unit names ("all" for everything),
 // limits the run to those units, for profiling one of them alone.
+// ZSTD_LEVEL (default 3) is the level of every zstd unit, plugin and
+// references alike.
 #include "buffer.hpp"
 #include "data.hpp"
 #include "registry.hpp"
@@ -133,8 +135,8 @@ ZSTD_CCtx* zstd_context(int level, int workers) {
 }
 
 std::size_t zstd_compress(const unsigned char* src, std::size_t n, unsigned char* dst, std::size_t cap,
-                          int workers) {
-    ZSTD_CCtx* c = zstd_context(3, workers);
+                          int level, int workers) {
+    ZSTD_CCtx* c = zstd_context(level, workers);
     std::size_t z = ZSTD_compress2(c, dst, cap, src, n);
     ZSTD_freeCCtx(c);
     check(!ZSTD_isError(z), "ZSTD_compress2");
@@ -176,7 +178,7 @@ void lz4_decompress(const unsigned char* src, std::size_t z, unsigned char* dst,
 
 int main(int argc, char** argv) {
     if (argc < 4) {
-        std::fprintf(stderr, "usage: speed_compress PLUGIN_DIR WORK_DIR N [RUNS [ONLY]]\n");
+        std::fprintf(stderr, "usage: speed_compress PLUGIN_DIR WORK_DIR N [RUNS [ONLY [ZSTD_LEVEL]]]\n");
         return 2;
     }
     registry reg;
@@ -186,6 +188,8 @@ int main(int argc, char** argv) {
     const int runs = argc > 4 ? std::stoi(argv[4]) : 5;
     std::string only;
     if (argc > 5 && std::string(argv[5]) != "all") only.append(",").append(argv[5]).append(",");
+    const int zstd_level = argc > 6 ? std::stoi(argv[6]) : 3;
+    const std::string level_text = std::to_string(zstd_level);
     auto selected = [&](const std::string& name) {
         return only.empty() || only.find("," + name + ",") != std::string::npos;
     };
@@ -253,19 +257,19 @@ int main(int argc, char** argv) {
                 },
                 verify(unit));
         };
-        auto zstd_one = [](const unsigned char* s, std::size_t k, unsigned char* d, std::size_t c) {
-            return zstd_compress(s, k, d, c, 0);
+        auto zstd_one = [zstd_level](const unsigned char* s, std::size_t k, unsigned char* d, std::size_t c) {
+            return zstd_compress(s, k, d, c, zstd_level, 0);
         };
-        auto zstd_two = [](const unsigned char* s, std::size_t k, unsigned char* d, std::size_t c) {
-            return zstd_compress(s, k, d, c, 2);
+        auto zstd_two = [zstd_level](const unsigned char* s, std::size_t k, unsigned char* d, std::size_t c) {
+            return zstd_compress(s, k, d, c, zstd_level, 2);
         };
 
-        add_plugin("zstd_plugin", "zstd", "zstd", {{"level", "3"}});
+        add_plugin("zstd_plugin", "zstd", "zstd", {{"level", level_text}});
         add_reference("zstd_ref", "zstd", zstd_one, zstd_decompress, true);
         add_reference("zstd_codec", "zstd", zstd_one, zstd_decompress, false);
         // Two workers against the one-thread reference (the target), and
         // against libzstd's own two-worker one-shot.
-        add_plugin("zstd_plugin_t2", "zstd_t2", "zstd", {{"level", "3"}, {"threads", "2"}});
+        add_plugin("zstd_plugin_t2", "zstd_t2", "zstd", {{"level", level_text}, {"threads", "2"}});
         add_reference("zstd_ref_t1", "zstd_t2", zstd_one, zstd_decompress, true);
         add_reference("zstd_ref_t2", "zstd_t2", zstd_two, zstd_decompress, true);
         if (selected("spin_1core") || selected("spin_2cores")) {
