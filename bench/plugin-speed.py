@@ -46,6 +46,7 @@ def main():
     ap.add_argument("build", nargs="?", default="build")
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--sizes", default="1000000,10000000")
+    ap.add_argument("--skip-compress", action="store_true", help="do not run speed_compress (zstd, lz4)")
     a = ap.parse_args()
     speed = os.path.join(a.build, "bench", "plugin_speed")
     plugins = os.path.join(a.build, "plugins")
@@ -60,6 +61,8 @@ def main():
             args = [speed, plugins, work, str(n), str(a.runs), "all"] + ([fortran] if fortran else [])
             d = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
             report(d, n, a.runs)
+        if not a.skip_compress:
+            compress_report(a, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -155,6 +158,73 @@ def report_scaling(refs, fs, samples):
         print(f"  in those {len(calm)} rounds (median of per-round ratios): ascii shortest write vs fortran "
               f"{in_calm(fs['write_s'], samples('ascii_shortest', 'write')):.2f}, ascii read vs fortran "
               f"{in_calm(fs['read_s'], samples('ascii_shortest', 'read')):.2f}")
+
+
+# ---- zstd and lz4 against their one-shot references (bench/speed_compress) ----
+
+def compress_report(a, work):
+    """Runs build/bench/speed_compress (built when libzstd and liblz4 are
+    found) at each size and prints, for uniform and smooth float64 data, the
+    zstd and lz4 plugins against the same work done with the libraries'
+    one-shot calls, open to close (ZSTD_compress2 / ZSTD_decompress,
+    LZ4F_compressFrame / LZ4F_decompress, with the file written with one
+    write(2) and read with one read(2)), and against the calls alone in
+    memory. The two-worker zstd write is compared with the one-thread
+    ZSTD_compress2 (the target) and with libzstd's own two-worker one-shot;
+    beside it, the two-thread scaling of a bare loop in the same rounds tells
+    how much of two cores the host gave (the two-worker ratio is also shown
+    for the rounds at 1.8 or more)."""
+    exe = os.path.join(a.build, "bench", "speed_compress")
+    if not os.path.exists(exe):
+        print("\n(speed_compress not built: libzstd-dev and liblz4-dev are needed)")
+        return
+    for n in [int(x) for x in a.sizes.split(",")]:
+        d = json.loads(subprocess.run([exe, os.path.join(a.build, "plugins"), work, str(n), str(a.runs)],
+                                      check=True, capture_output=True, text=True).stdout)["units"]
+        mb = n * 8 / 1e6
+        print(f"\n== zstd and lz4, n = {n} float64, page cache, median of {a.runs} rounds "
+              f"(MB/s = 10^6 bytes of payload per second)")
+        print(f"{'case':<28}{'write s':>11}{'read s':>11}{'write MB/s':>12}{'read MB/s':>12}{'ratio':>7}")
+        for k, v in d.items():
+            if k.startswith("spin"):
+                continue
+            w, r = statistics.median(v["write_samples_s"]), statistics.median(v["read_samples_s"])
+            size = f"{v['ratio']:>7.3f}" if "ratio" in v else ""
+            print(f"{k:<28}{w:>11.5f}{r:>11.5f}{mb / w:>12.0f}{mb / r:>12.0f}{size}")
+
+        def ratio(ref, plugin, phase):
+            x, y = d[ref][phase + "_samples_s"], d[plugin][phase + "_samples_s"]
+            return statistics.median(x) / statistics.median(y), statistics.median([p / q for p, q in zip(x, y)])
+
+        print("speed ratios (> 1: the plugin is faster)          of medians   per round (median)   [target]")
+        for sfx in ["", "_smooth"]:
+            rows = [("zstd write vs compress2+write()", "zstd_ref", "zstd_plugin", "write", ">= 0.95"),
+                    ("zstd read vs read()+decompress", "zstd_ref", "zstd_plugin", "read", ">= 0.95"),
+                    ("zstd write vs compress2 alone", "zstd_codec", "zstd_plugin", "write", ""),
+                    ("zstd read vs decompress alone", "zstd_codec", "zstd_plugin", "read", ""),
+                    ("zstd 2 workers vs 1-thread compress2", "zstd_ref_t1", "zstd_plugin_t2", "write",
+                     ">= 1.70" if n >= 10000000 else ""),
+                    ("zstd 2 workers vs 2-worker compress2", "zstd_ref_t2", "zstd_plugin_t2", "write", ""),
+                    ("lz4 write vs compressFrame+write()", "lz4_ref", "lz4_plugin", "write", ">= 0.95"),
+                    ("lz4 read vs read()+LZ4F_decompress", "lz4_ref", "lz4_plugin", "read", ">= 0.95"),
+                    ("lz4 write vs compressFrame alone", "lz4_codec", "lz4_plugin", "write", ""),
+                    ("lz4 read vs LZ4F_decompress alone", "lz4_codec", "lz4_plugin", "read", "")]
+            print(f"  {'uniform' if not sfx else 'smooth'}:")
+            for name, ref, plugin, phase, target in rows:
+                if ref + sfx in d and plugin + sfx in d:
+                    m, r = ratio(ref + sfx, plugin + sfx, phase)
+                    print(f"    {name:<44}{m:>9.2f}{r:>16.2f}        {('[' + target + ']') if target else ''}")
+        if "spin_1core" in d and "spin_2cores" in d:
+            scaling = [p / q for p, q in zip(d["spin_1core"]["write_samples_s"], d["spin_2cores"]["write_samples_s"])]
+            calm = [i for i, x in enumerate(scaling) if x >= CALM_SCALING]
+            print(f"  two-thread scaling of a bare loop in the same rounds (1 thread / 2 threads): median "
+                  f"{statistics.median(scaling):.2f}, range {min(scaling):.2f}-{max(scaling):.2f}; "
+                  f"{len(calm)} of {len(scaling)} rounds at {CALM_SCALING} or more")
+            for sfx in ["", "_smooth"]:
+                ref, two = d["zstd_ref_t1" + sfx]["write_samples_s"], d["zstd_plugin_t2" + sfx]["write_samples_s"]
+                if calm:
+                    print(f"  zstd 2 workers vs 1-thread compress2 ({'uniform' if not sfx else 'smooth'}) in those "
+                          f"rounds: {statistics.median([ref[i] / two[i] for i in calm]):.2f}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ packages=(
   libboost-dev            # Boost.DLL (header-only with std::filesystem), Boost.Math
   libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
   libfast-float-dev       # the ascii plugin's float parser (header-only; 15% faster than std::from_chars)
+  libzstd-dev zstd        # the zstd plugin (libzstd); its tests decode and encode with the zstd command
+  liblz4-dev lz4          # the lz4 plugin (lz4frame); its tests decode and encode with the lz4 command
   libgtest-dev python3-jsonschema  # tests (the results schema is checked with jsonschema)
   python3-numpy cmake     # tests: .npy interop of examples/npy, the plugin guide's CMake build
   clang gfortran          # sanitizer/fuzz builds (clang), the reference Fortran program (benchmarks)

@@ -1,91 +1,22 @@
 // Page-aligned buffers of the ascii plugin (see file_io.hpp).
 #include "file_io.hpp"
 
-#include <cstdint>
-#include <mutex>
+#include "common/huge_pages.hpp"
+
 #include <new>
 #include <sys/mman.h>
-#include <utility>
-#include <vector>
 
 namespace formatbench::detail {
 
 namespace {
 
-constexpr std::size_t page_size = 4096;
-constexpr std::size_t huge_page_size = std::size_t{2} << 20;
-// Freed mappings kept for the next stream, in bytes at most: for f64, a
-// writer's four large buffers (14 MiB) and a buffered reader's two (8 MiB).
-constexpr std::size_t kept_max = std::size_t{32} << 20;
-
-// Mappings of closed streams, reused by the next ones. A stream's buffers
-// are otherwise fresh memory, and the kernel zeroes every page at its
-// first touch: measured with perf, 4% of the CPU time of writing and
-// reading 10^6 values, all of it in the timed region of each repetition.
-// The memory stays mapped until the plugin is unloaded (at most kept_max).
-class mapping_pool {
-public:
-    ~mapping_pool() {
-        for (const auto& m : kept_)
-            ::munmap(m.first, m.second);
-    }
-    char* take(std::size_t bytes) noexcept {
-        std::lock_guard<std::mutex> lock(mutex_);
-        for (auto it = kept_.begin(); it != kept_.end(); ++it) {
-            if (it->second == bytes) {
-                char* p = it->first;
-                kept_bytes_ -= bytes;
-                kept_.erase(it);
-                return p;
-            }
-        }
-        return nullptr;
-    }
-    // Keeps the mapping or, when that would pass kept_max, unmaps it.
-    void give(char* p, std::size_t bytes) noexcept {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (kept_bytes_ + bytes <= kept_max && kept_.size() < kept_.capacity()) {
-                kept_.emplace_back(p, bytes);
-                kept_bytes_ += bytes;
-                return;
-            }
-        }
-        ::munmap(p, bytes);
-    }
-    mapping_pool() { kept_.reserve(16); } // give() never allocates
-
-private:
-    std::mutex mutex_;
-    std::vector<std::pair<char*, std::size_t>> kept_;
-    std::size_t kept_bytes_ = 0;
-};
-
-mapping_pool& pool() {
-    static mapping_pool p;
-    return p;
-}
-
-// Reserves `bytes` (a whole number of pages) of anonymous private memory at
-// a 2 MiB-aligned address: maps one huge page more than needed and unmaps
-// the slack on both sides. nullptr if the system refuses.
-char* map_huge_aligned(std::size_t bytes, int extra_flags) noexcept {
-    std::size_t span = bytes + huge_page_size;
-    void* m = ::mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | extra_flags, -1, 0);
-    if (m == MAP_FAILED) return nullptr;
-    auto base = reinterpret_cast<std::uintptr_t>(m);
-    std::uintptr_t aligned = (base + huge_page_size - 1) / huge_page_size * huge_page_size;
-    if (aligned > base) ::munmap(m, aligned - base);
-    std::size_t tail = base + span - (aligned + bytes);
-    if (tail) ::munmap(reinterpret_cast<void*>(aligned + bytes), tail);
-    return reinterpret_cast<char*>(aligned);
-}
+constexpr std::size_t page_size = small_page_size;
 
 } // namespace
 
 void buffer_deleter::operator()(char* p) const noexcept {
     if (mapped)
-        pool().give(p, mapped);
+        give_mapping(p, mapped);
     else
         std::free(p);
 }
@@ -93,7 +24,7 @@ void buffer_deleter::operator()(char* p) const noexcept {
 // Buffers of a megabyte or more get a mapping of their own, 2 MiB-aligned
 // and marked for transparent huge pages: here first touching 8 MB of fresh
 // 4 KiB pages cost 3.4 ms of CPU, with huge pages 0.2 ms, and a new mapping
-// is fresh memory (the pool above reuses them). They are not taken from
+// is fresh memory (the pool of common/huge_pages.hpp reuses them). They are not taken from
 // malloc because then their cost depends on the host's heap history: after
 // the host had freed one 8 MB block, glibc served these buffers from its
 // heap, trimmed and regrew it at every stream, and a 10^6-value shortest
@@ -107,10 +38,8 @@ aligned_buffer make_aligned_buffer(std::size_t bytes) {
         return aligned_buffer(static_cast<char*>(p));
     }
     std::size_t rounded = (bytes + huge_page_size - 1) / huge_page_size * huge_page_size;
-    if (char* kept = pool().take(rounded)) return aligned_buffer(kept, buffer_deleter{rounded});
-    char* m = map_huge_aligned(rounded, 0);
+    char* m = take_mapping(rounded);
     if (!m) throw std::bad_alloc();
-    ::madvise(m, rounded, MADV_HUGEPAGE);
     return aligned_buffer(m, buffer_deleter{rounded});
 }
 

@@ -17,8 +17,9 @@
 #pragma once
 
 #include "container.hpp"
-#include "file_io.hpp"
 #include "settings.hpp"
+
+#include "common/file_io.hpp"
 
 #include <condition_variable>
 #include <cstddef>

@@ -3,7 +3,7 @@
 // shuffle) is an ordinary stream of the array's native bytes: zlib's
 // uncompress, gzip -dc or Python's zlib read it back. Options add Blosc's
 // byte shuffle and pigz-style parallel compression; see zlib_writer.hpp,
-// zlib_reader.hpp, parallel_deflate.hpp and shuffle.hpp.
+// zlib_reader.hpp, parallel_deflate.hpp and common/shuffle.hpp.
 #include "zlib_reader.hpp"
 #include "zlib_writer.hpp"
 

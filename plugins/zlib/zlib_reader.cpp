@@ -1,7 +1,9 @@
 // The zlib plugin's read stream; see zlib_reader.hpp.
 #include "zlib_reader.hpp"
 
-#include "shuffle.hpp"
+#include "wording.hpp"
+
+#include "common/shuffle.hpp"
 
 #include <cstring>
 #include <new>
@@ -27,7 +29,7 @@ bool is_zlib_header(const unsigned char* b) {
 } // namespace
 
 zlib_reader::zlib_reader(const sdk::open_request& request)
-    : settings_(parse_settings(request)), file_(open_input(request.path)),
+    : settings_(parse_settings(request)), file_(open_input(request.path, zlib_wording)),
       requested_elements_(request.count) {
     input_.resize(input_buffer_bytes);
     if (settings_.shuffle) {
@@ -121,12 +123,12 @@ void zlib_reader::read_unguarded(unsigned char* out, std::uint64_t bytes) {
             if (got == 0) too_short();
             if (got <= bytes) {
                 // The whole block is wanted: unshuffle into place.
-                unshuffle_block(raw_block_.data(), out, got);
+                unshuffle_block(raw_block_.data(), out, got, settings_.element_size);
                 out += got;
                 bytes -= got;
                 delivered_ += got;
             } else {
-                unshuffle_block(raw_block_.data(), plain_block_.data(), got);
+                unshuffle_block(raw_block_.data(), plain_block_.data(), got, settings_.element_size);
                 plain_size_ = got;
                 plain_pos_ = 0;
             }
@@ -135,13 +137,6 @@ void zlib_reader::read_unguarded(unsigned char* out, std::uint64_t bytes) {
     if (want > 0 && requested_elements_ != FB_COUNT_UNKNOWN &&
         delivered_ == requested_elements_ * settings_.element_size && plain_pos_ == plain_size_)
         verify_end();
-}
-
-void zlib_reader::unshuffle_block(const unsigned char* src, unsigned char* dst, std::size_t n) const {
-    const std::size_t es = settings_.element_size;
-    const std::size_t whole = n / es;
-    unshuffle_bytes(src, dst, whole, es);
-    if (n % es) std::memcpy(dst + whole * es, src + whole * es, n % es);
 }
 
 void zlib_reader::refill() {

@@ -8,8 +8,9 @@
 // trailer is verified and a damaged file is reported, not silently accepted.
 #pragma once
 
-#include "file_io.hpp"
 #include "settings.hpp"
+
+#include "common/file_io.hpp"
 
 #include <formatbench/plugin.hpp>
 
@@ -45,7 +46,6 @@ private:
     void on_stream_end();
     // Once the host has all it asked for: inflate on to the trailer.
     void verify_end();
-    void unshuffle_block(const unsigned char* src, unsigned char* dst, std::size_t n) const;
     [[noreturn]] void corrupt(const std::string& what) const;
     [[noreturn]] void truncated_stream() const;
     [[noreturn]] void too_short() const;

@@ -2,7 +2,9 @@
 #include "zlib_writer.hpp"
 
 #include "container.hpp"
-#include "shuffle.hpp"
+#include "wording.hpp"
+
+#include "common/shuffle.hpp"
 
 #include <cstring>
 #include <new>
@@ -15,7 +17,7 @@ constexpr std::size_t output_buffer_bytes = std::size_t{1} << 20;
 constexpr std::size_t max_piece = std::size_t{1} << 30;
 
 zlib_writer::zlib_writer(const sdk::open_request& request)
-    : settings_(parse_settings(request)), file_(request.path, output_buffer_bytes) {
+    : settings_(parse_settings(request)), file_(request.path, output_buffer_bytes, zlib_wording) {
     blocks_ = settings_.shuffle || settings_.threads > 1;
     // Everything that can fail for reasons other than the file comes first,
     // so that the file is created last and never left behind.
@@ -133,25 +135,18 @@ void zlib_writer::close_unguarded() {
     file_.close();
 }
 
-void zlib_writer::shuffle_block(const unsigned char* src, unsigned char* dst, std::size_t n) const {
-    const std::size_t es = settings_.element_size;
-    const std::size_t whole = n / es;
-    shuffle_bytes(src, dst, whole, es);
-    if (n % es) std::memcpy(dst + whole * es, src + whole * es, n % es);
-}
-
 void zlib_writer::emit_block(const unsigned char* src, std::size_t n, bool last) {
     if (pool_) {
         unsigned char* dst = pool_->next_input();
         if (settings_.shuffle)
-            shuffle_block(src, dst, n);
+            shuffle_block(src, dst, n, settings_.element_size);
         else if (n)
             std::memcpy(dst, src, n);
         pool_->submit(n, last);
         return;
     }
     if (settings_.shuffle) {
-        shuffle_block(src, shuffled_.data(), n);
+        shuffle_block(src, shuffled_.data(), n, settings_.element_size);
         src = shuffled_.data();
     }
     // One deflate block (at least) per byte plane; see shuffle_plane_bytes.

@@ -8,9 +8,10 @@
 // Compressed bytes reach the file through output_file (large write(2)s).
 #pragma once
 
-#include "file_io.hpp"
 #include "parallel_deflate.hpp"
 #include "settings.hpp"
+
+#include "common/file_io.hpp"
 
 #include <formatbench/plugin.hpp>
 
@@ -41,8 +42,6 @@ private:
     // One block of n bytes in plain element order (n < block_bytes only for
     // the last block): shuffle it if asked, then compress it.
     void emit_block(const unsigned char* src, std::size_t n, bool last);
-    // Shuffles n bytes as n / element_size elements; trailing bytes stay.
-    void shuffle_block(const unsigned char* src, unsigned char* dst, std::size_t n) const;
     // Feeds n bytes to the single deflate stream.
     void deflate_serial(const unsigned char* p, std::size_t n, int flush);
     template <class Fn>

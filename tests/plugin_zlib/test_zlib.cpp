@@ -6,7 +6,7 @@
 #include "base/error.hpp"
 #include "host/registry.hpp"
 
-#include "shuffle.hpp"
+#include "common/shuffle.hpp"
 
 #include <gtest/gtest.h>
 #include <zlib.h>

@@ -1,6 +1,7 @@
-// File access of the zlib plugin; see file_io.hpp.
+// File access of the compressing plugins; see file_io.hpp.
 #include "file_io.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -9,14 +10,13 @@
 
 namespace formatbench::detail {
 
-output_file::output_file(std::string path, std::size_t buffer_size) : path_(std::move(path)) {
-    buffer_.resize(buffer_size);
-}
+output_file::output_file(std::string path, std::size_t buffer_size, const sdk::file_wording& wording)
+    : path_(std::move(path)), wording_(wording), buffer_(buffer_size) {}
 
 void output_file::open() {
     // created() tells discard() whether the path is ours to remove: never a
     // device such as /dev/full, or a file the host chose to keep.
-    file_ = sdk::file::create(path_, zlib_wording);
+    file_ = sdk::file::create(path_, wording_);
 }
 
 void output_file::abandon() noexcept {
@@ -24,8 +24,9 @@ void output_file::abandon() noexcept {
     used_ = 0;
 }
 
-std::span<unsigned char> output_file::space() {
-    if (used_ == buffer_.size()) flush();
+std::span<unsigned char> output_file::space(std::size_t at_least) {
+    at_least = std::clamp<std::size_t>(at_least, 1, buffer_.size());
+    if (buffer_.size() - used_ < at_least) flush();
     return {buffer_.data() + used_, buffer_.size() - used_};
 }
 
@@ -50,7 +51,9 @@ void output_file::flush() {
 }
 
 void output_file::write_all(const unsigned char* data, std::size_t n) {
-    if (!file_.is_open()) throw sdk::error(FB_E_STATE, "zlib: write to '" + path_ + "' after it was closed");
+    if (!file_.is_open())
+        throw sdk::error(FB_E_STATE,
+                         std::string(wording_.prefix) + "write to '" + path_ + "' after it was closed");
     file_.write_all(data, n);
     written_ += n;
 }
@@ -60,9 +63,9 @@ void output_file::close() {
     file_.close();
 }
 
-sdk::file open_input(const std::string& path) {
-    sdk::file f = sdk::file::open_read(path, zlib_wording);
-    if (S_ISDIR(f.status().st_mode)) f.fail(zlib_wording.read, EISDIR);
+sdk::file open_input(const std::string& path, const sdk::file_wording& wording) {
+    sdk::file f = sdk::file::open_read(path, wording);
+    if (S_ISDIR(f.status().st_mode)) f.fail(wording.read, EISDIR);
 #ifdef POSIX_FADV_SEQUENTIAL
     ::posix_fadvise(f.fd(), 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif

@@ -1,8 +1,12 @@
-// File access of the zlib plugin, on the SDK's sdk::file (EINTR and short
-// transfers retried, errors naming the path): the wording of its messages,
-// a buffered writer that issues large write(2) calls, and the opening of a
-// file to inflate.
+// File access shared by the compressing plugins (zlib, zstd, lz4), on the
+// SDK's sdk::file (EINTR and short transfers retried, errors naming the
+// path): a buffered writer that issues large write(2) calls and lends its
+// free space to a compressor, and the opening of a file to decompress. Each
+// plugin passes its own sdk::file_wording, so messages carry its name
+// ("zstd: cannot write '/tmp/a.zst': No space left on device").
 #pragma once
+
+#include "byte_buffer.hpp"
 
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
@@ -11,18 +15,16 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <vector>
 
 namespace formatbench::detail {
 
-// "zlib: cannot write '/tmp/a.z': No space left on device".
-inline constexpr sdk::file_wording zlib_wording{.prefix = "zlib: "};
-
 // Owns a file created for writing. Bytes go through a buffer of
-// `buffer_size` bytes so the kernel sees few, large writes.
+// `buffer_size` bytes so the kernel sees few, large writes (a byte_buffer:
+// not zero-filled, huge pages from 1 MiB up).
 class output_file {
 public:
-    output_file(std::string path, std::size_t buffer_size);
+    // `wording` must outlive the object (use a constant).
+    output_file(std::string path, std::size_t buffer_size, const sdk::file_wording& wording);
     output_file(const output_file&) = delete;
     output_file& operator=(const output_file&) = delete;
 
@@ -35,10 +37,12 @@ public:
     // used after a failed write, when the host owns the incomplete file.
     void abandon() noexcept;
 
-    // The free part of the buffer, for producers (deflate) that write into it
-    // directly; commit() then accounts for what they wrote. Never empty: a
-    // full buffer is flushed first.
-    std::span<unsigned char> space();
+    // The free part of the buffer, for producers (a compressor) that write
+    // into it directly; commit() then accounts for what they wrote. At least
+    // `at_least` bytes (capped at the buffer's size) and never empty: the
+    // buffer is flushed first when less is free. A compressor that needs a
+    // whole block's worst case to write straight into the buffer asks for it.
+    std::span<unsigned char> space(std::size_t at_least = 1);
     void commit(std::size_t n) noexcept { used_ += n; }
 
     // Appends bytes; large appends to an empty buffer bypass it.
@@ -48,19 +52,21 @@ public:
     void close();
 
     const std::string& path() const noexcept { return path_; }
+    std::size_t capacity() const noexcept { return buffer_.size(); }
     std::uint64_t bytes_written() const noexcept { return written_; }
 
 private:
     void write_all(const unsigned char* data, std::size_t n);
 
     std::string path_;
+    const sdk::file_wording& wording_;
     sdk::file file_;
-    std::vector<unsigned char> buffer_;
+    byte_buffer buffer_;
     std::size_t used_ = 0;
     std::uint64_t written_ = 0;
 };
 
 // Opens `path` to be read sequentially; a directory is refused with FB_E_IO.
-sdk::file open_input(const std::string& path);
+sdk::file open_input(const std::string& path, const sdk::file_wording& wording);
 
 } // namespace formatbench::detail

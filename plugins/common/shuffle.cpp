@@ -167,4 +167,20 @@ void unshuffle_bytes(const unsigned char* src, unsigned char* dst, std::size_t n
     unshuffle_bytes_scalar(src, dst, n, element_size);
 }
 
+void shuffle_block(const unsigned char* src, unsigned char* dst, std::size_t n,
+                   std::size_t element_size) noexcept {
+    const std::size_t whole = n / element_size;
+    shuffle_bytes(src, dst, whole, element_size);
+    if (n % element_size)
+        std::memcpy(dst + whole * element_size, src + whole * element_size, n % element_size);
+}
+
+void unshuffle_block(const unsigned char* src, unsigned char* dst, std::size_t n,
+                     std::size_t element_size) noexcept {
+    const std::size_t whole = n / element_size;
+    unshuffle_bytes(src, dst, whole, element_size);
+    if (n % element_size)
+        std::memcpy(dst + whole * element_size, src + whole * element_size, n % element_size);
+}
+
 } // namespace formatbench::detail

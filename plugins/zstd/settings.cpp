@@ -1,0 +1,34 @@
+// Option strings to zstd parameters; see settings.hpp.
+#include "settings.hpp"
+
+#define ZSTD_STATIC_LINKING_ONLY // ZSTD_WINDOWLOG_MIN
+#include <zstd.h>
+
+#include <string>
+
+namespace formatbench::detail {
+
+zstd_settings parse_settings(const sdk::open_request& request) {
+    const sdk::options& o = request.options;
+    zstd_settings s;
+    s.level = static_cast<int>(o.get_int("level"));
+    s.threads = static_cast<int>(o.get_int("threads"));
+    s.checksum = o.get_bool("checksum");
+    s.shuffle = o.get_bool("shuffle");
+    s.long_matching = o.get_bool("long");
+    s.window_log = static_cast<int>(o.get_int("window_log"));
+    if (s.window_log != 0 && s.window_log < ZSTD_WINDOWLOG_MIN)
+        throw sdk::error(FB_E_INVALID_OPTION,
+                         "zstd: option 'window_log': " + std::to_string(s.window_log) +
+                             " is below zstd's smallest window (" + std::to_string(ZSTD_WINDOWLOG_MIN) +
+                             "); use 0 for the level's choice or a value in [" +
+                             std::to_string(ZSTD_WINDOWLOG_MIN) + ", " + std::to_string(ZSTD_WINDOWLOG_MAX) +
+                             "] (opening '" + request.path + "')");
+    s.element_size = request.element_size();
+    std::size_t block = static_cast<std::size_t>(o.get_size("shuffle_block"));
+    block -= block % s.element_size;
+    s.shuffle_block_bytes = block ? block : s.element_size;
+    return s;
+}
+
+} // namespace formatbench::detail

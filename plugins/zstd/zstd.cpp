@@ -1,0 +1,68 @@
+// zstd: compresses the array with Zstandard into one standard zstd frame
+// (RFC 8878). The plain file (no shuffle) is exactly what `zstd` would make
+// of the array's native bytes: `zstd -dc FILE` gives them back. Options add
+// a byte shuffle, libzstd's worker threads, long-distance matching and the
+// window size; see zstd_writer.hpp, zstd_reader.hpp and README.md.
+#include "zstd_reader.hpp"
+#include "zstd_writer.hpp"
+
+#include <formatbench/plugin.hpp>
+
+#define ZSTD_STATIC_LINKING_ONLY // ZSTD_WINDOWLOG_MAX
+#include <zstd.h>
+
+namespace formatbench::detail {
+
+namespace sdk = formatbench::sdk;
+
+struct zstd_format {
+    // Not constexpr: the level's range is the installed libzstd's
+    // (ZSTD_minCLevel() is -131072 in 1.5, ZSTD_maxCLevel() 22).
+    static inline const fb_option_decl options[] = {
+        sdk::option_int("level", "3", ZSTD_minCLevel(), ZSTD_maxCLevel(),
+                        "zstd level: 1..19, 20..22 (ultra: more memory), negative for faster modes down to "
+                        "ZSTD_minCLevel(); 0 means libzstd's default (3)"),
+        sdk::option_int("threads", "0", 0, 64,
+                        "libzstd worker threads (ZSTD_c_nbWorkers, zstd -T): 0 compresses on the calling "
+                        "thread; N >= 1 on N workers, still one frame; the reader is single-threaded"),
+        sdk::option_bool("checksum", "true",
+                         "store the XXH64 content checksum in the frame, as the zstd command does; the "
+                         "reader verifies it"),
+        // With shuffle the file is still a valid zstd frame, but it no
+        // longer decompresses to the plain array: it holds the array cut into
+        // blocks of shuffle_block bytes (rounded down to whole elements; the
+        // last block is shorter), each block byte-transposed (byte j of
+        // element i at j * n + i, n = elements in the block).
+        sdk::option_bool("shuffle", "false",
+                         "byte-shuffle each block of shuffle_block bytes before compressing, as Blosc does "
+                         "(better ratio on floats); zstd -d then gives the shuffled bytes, no longer the "
+                         "plain array: only this plugin with the same shuffle_block reads it back"),
+        sdk::option_size("shuffle_block", "1MiB", 64, 64.0 * 1024 * 1024,
+                         "bytes per shuffled block, rounded down to whole elements; the reader needs the "
+                         "writer's value"),
+        sdk::option_bool("long", "false",
+                         "long-distance matching (ZSTD_c_enableLongDistanceMatching, zstd --long): finds "
+                         "repeats far back in a 2^27 window unless window_log sets another"),
+        sdk::option_int("window_log", "0", 0, ZSTD_WINDOWLOG_MAX,
+                        "log2 of the match window, 10 (1 KiB) to 31 (2 GiB); 0 = the level's choice. The "
+                        "reader accepts windows up to 2^max(27, window_log): read a file made with zstd "
+                        "--long=N, N > 27, with window_log=N"),
+    };
+
+    static sdk::plugin_info info() {
+        return {"zstd",
+                "1.0.0",
+                "one Zstandard frame of the array (zstd -dc reads it), optional byte shuffle and threads",
+                "MIT",
+                "zst",
+                FB_DTYPES_ALL,
+                FB_CAP_LOSSLESS};
+    }
+
+    using writer = zstd_writer;
+    using reader = zstd_reader;
+};
+
+} // namespace formatbench::detail
+
+FORMATBENCH_PLUGIN(formatbench::detail::zstd_format)

@@ -1,0 +1,290 @@
+// The zstd plugin's read stream; see zstd_reader.hpp.
+#include "zstd_reader.hpp"
+
+#include "zstd_errors.hpp"
+#include "zstd_memory.hpp"
+
+#include "common/file_io.hpp"
+#include "common/shuffle.hpp"
+
+#define ZSTD_STATIC_LINKING_ONLY // ZSTD_getFrameHeader, ZSTD_d_stableOutBuffer
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include <cstring>
+#include <new>
+
+namespace formatbench::detail {
+
+namespace {
+
+// Compressed bytes read per read(2) call: bounded, whatever the file size.
+constexpr std::size_t input_buffer_bytes = std::size_t{1} << 19;
+
+std::uint32_t le32(const unsigned char* b) {
+    return std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 |
+           std::uint32_t(b[3]) << 24;
+}
+
+} // namespace
+
+zstd_reader::zstd_reader(const sdk::open_request& request)
+    : settings_(parse_settings(request)), file_(open_input(request.path, zstd_wording)),
+      dtype_(request.dtype), requested_bytes_(request.count) {
+    if (requested_bytes_ != FB_COUNT_UNKNOWN) {
+        if (requested_bytes_ > UINT64_MAX / settings_.element_size)
+            throw sdk::error(FB_E_UNSUPPORTED, "zstd: " + std::to_string(request.count) +
+                                                   " elements do not fit a 64-bit byte count ('" +
+                                                   request.path + "')");
+        requested_bytes_ *= settings_.element_size;
+    }
+    dctx_.reset(ZSTD_createDCtx_advanced(zstd_memory));
+    if (!dctx_)
+        throw sdk::error(FB_E_NO_MEMORY, "zstd: out of memory creating a decoder for '" + request.path + "'");
+    std::size_t rc =
+        ZSTD_DCtx_setParameter(dctx_.get(), ZSTD_d_windowLogMax, settings_.reader_window_log_max());
+    if (ZSTD_isError(rc)) decoder_error(rc);
+    input_ = byte_buffer(input_buffer_bytes);
+    in_.src = input_.data();
+    if (settings_.shuffle) {
+        raw_block_ = byte_buffer(settings_.shuffle_block_bytes);
+        plain_block_ = byte_buffer(settings_.shuffle_block_bytes);
+    }
+    check_header();
+}
+
+void zstd_reader::check_header() {
+    refill();
+    const std::string& path = file_.path();
+    const auto* b = static_cast<const unsigned char*>(in_.src);
+    const std::size_t n = in_.size;
+    if (n == 0) throw sdk::error(FB_E_TRUNCATED, "zstd: '" + path + "' is empty: the zstd frame is missing");
+    const unsigned char magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
+    if (n < 4) {
+        if (std::memcmp(b, magic, n) == 0)
+            throw sdk::error(FB_E_TRUNCATED, "zstd: '" + path + "' ends inside the zstd magic number");
+        corrupt("it does not start with the zstd magic number 28 b5 2f fd");
+    }
+    const std::uint32_t m = le32(b);
+    if ((m & ZSTD_MAGIC_SKIPPABLE_MASK) == ZSTD_MAGIC_SKIPPABLE_START)
+        corrupt("it starts with a skippable frame; this plugin reads a file of one zstd frame");
+    if (m != ZSTD_MAGICNUMBER) corrupt("it does not start with the zstd magic number 28 b5 2f fd");
+
+    ZSTD_frameHeader h{};
+    std::size_t rc = ZSTD_getFrameHeader(&h, b, n);
+    if (ZSTD_isError(rc)) corrupt(std::string("invalid frame header: ") + ZSTD_getErrorName(rc));
+    if (rc > 0) throw sdk::error(FB_E_TRUNCATED, "zstd: '" + path + "' ends inside the zstd frame header");
+    if (h.dictID != 0)
+        throw sdk::error(FB_E_UNSUPPORTED,
+                         "zstd: '" + path + "' needs zstd dictionary " + std::to_string(h.dictID) +
+                             " to be decoded; this plugin reads frames without a dictionary");
+    const int limit = settings_.reader_window_log_max();
+    if (h.windowSize > (std::uint64_t{1} << limit)) {
+        // A single-segment frame's window is its content size, any 64-bit value.
+        int log = limit;
+        while (log < 63 && (std::uint64_t{1} << log) < h.windowSize)
+            ++log;
+        if (log > ZSTD_WINDOWLOG_MAX)
+            corrupt("its header asks for a window of " + std::to_string(h.windowSize) +
+                    " bytes, more than any zstd encoder uses (2^" + std::to_string(ZSTD_WINDOWLOG_MAX) + ")");
+        throw sdk::error(FB_E_UNSUPPORTED,
+                         "zstd: '" + path + "' needs a window of " + std::to_string(h.windowSize) +
+                             " bytes, more than the 2^" + std::to_string(limit) +
+                             " this reader allows; if the file is right (zstd --long=" + std::to_string(log) +
+                             "), read it with window_log=" + std::to_string(log));
+    }
+    if (h.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN) return;
+    const std::uint64_t stored = h.frameContentSize;
+    if (stored % settings_.element_size != 0)
+        corrupt("its header gives a content size of " + std::to_string(stored) +
+                " bytes, not a whole number of " + sdk::dtype_name(dtype_) + " values");
+    if (requested_bytes_ == FB_COUNT_UNKNOWN || stored == requested_bytes_) return;
+    const std::string sizes = "holds " + elements(stored) + " (the frame header's content size), " +
+                              elements(requested_bytes_) + " were asked for";
+    if (stored < requested_bytes_) throw sdk::error(FB_E_TRUNCATED, "zstd: '" + path + "' " + sizes);
+    throw sdk::error(FB_E_CORRUPT,
+                     "zstd: '" + path + "' " + sizes + "; the count or dtype does not match the file");
+}
+
+void zstd_reader::close() {
+    file_.reset(); // nothing to flush: a failing close(2) changes nothing
+    dctx_.reset();
+}
+
+void zstd_reader::read(void* data, std::uint64_t count) {
+    if (failed_) throw sdk::error(failure_status_, failure_);
+    if (!dctx_) throw sdk::error(FB_E_STATE, "zstd: read from '" + file_.path() + "' after close");
+    try {
+        read_unguarded(static_cast<unsigned char*>(data), count * settings_.element_size);
+    } catch (const sdk::error& e) {
+        failed_ = true;
+        failure_status_ = e.status();
+        failure_ = e.what();
+        throw;
+    }
+}
+
+void zstd_reader::read_unguarded(unsigned char* out, std::uint64_t bytes) {
+    if (bytes == 0) return;
+    if (!settings_.shuffle) {
+        if (!started_ && bytes == requested_bytes_) {
+            // The whole array into one buffer: zstd decodes into it directly
+            // and keeps no window buffer of its own. Set before decoding
+            // starts; zstd checks that the buffer then stays the same.
+            std::size_t rc = ZSTD_DCtx_setParameter(dctx_.get(), ZSTD_d_stableOutBuffer, 1);
+            if (ZSTD_isError(rc)) decoder_error(rc);
+            stable_ = true;
+        }
+        started_ = true;
+        ZSTD_outBuffer o{out, static_cast<std::size_t>(bytes), 0};
+        decode(o);
+        delivered_ += o.pos;
+        if (o.pos < o.size) too_short();
+        if (stable_) stable_out_ = o;
+    } else {
+        started_ = true;
+        const std::size_t block = settings_.shuffle_block_bytes;
+        const std::size_t es = settings_.element_size;
+        while (bytes > 0) {
+            if (plain_pos_ < plain_size_) {
+                std::size_t k = plain_size_ - plain_pos_;
+                if (k > bytes) k = static_cast<std::size_t>(bytes);
+                std::memcpy(out, plain_block_.data() + plain_pos_, k);
+                plain_pos_ += k;
+                out += k;
+                bytes -= k;
+                delivered_ += k;
+                continue;
+            }
+            ZSTD_outBuffer o{raw_block_.data(), block, 0};
+            decode(o);
+            if (o.pos == 0) too_short();
+            if (o.pos <= bytes) {
+                // The whole block is wanted: unshuffle into place.
+                unshuffle_block(raw_block_.data(), out, o.pos, es);
+                out += o.pos;
+                bytes -= o.pos;
+                delivered_ += o.pos;
+            } else {
+                unshuffle_block(raw_block_.data(), plain_block_.data(), o.pos, es);
+                plain_size_ = o.pos;
+                plain_pos_ = 0;
+            }
+        }
+    }
+    if (delivered_ == requested_bytes_ && plain_pos_ == plain_size_) verify_end();
+}
+
+void zstd_reader::refill() {
+    if (eof_) return;
+    std::size_t have = in_.size - in_.pos;
+    if (have > 0 && in_.pos > 0) std::memmove(input_.data(), input_.data() + in_.pos, have);
+    file_offset_ += in_.pos;
+    std::size_t got = file_.read_full(input_.data() + have, input_.size() - have);
+    if (got < input_.size() - have) eof_ = true;
+    in_.pos = 0;
+    in_.size = have + got;
+}
+
+void zstd_reader::decode(ZSTD_outBuffer& out) {
+    while (out.pos < out.size && !frame_end_) {
+        if (in_.pos == in_.size) refill();
+        const std::size_t in_before = in_.pos, out_before = out.pos;
+        std::size_t hint = ZSTD_decompressStream(dctx_.get(), &out, &in_);
+        decoded_ += out.pos - out_before;
+        if (ZSTD_isError(hint)) decoder_error(hint);
+        if (hint == 0) {
+            frame_end_ = true;
+            break;
+        }
+        if (in_.pos == in_before && out.pos == out_before) {
+            // The decoder wants input the file does not have: it was cut short.
+            if (in_.pos == in_.size && eof_) truncated_frame();
+            corrupt("the decoder made no progress");
+        }
+    }
+}
+
+void zstd_reader::verify_end() {
+    if (!frame_end_) {
+        if (stable_) {
+            // The same, full buffer: what is left of the frame may only be
+            // its end (an empty last block, the checksum); more data fails
+            // with dstSize_tooSmall.
+            for (;;) {
+                if (in_.pos == in_.size) refill();
+                const std::size_t in_before = in_.pos;
+                std::size_t hint = ZSTD_decompressStream(dctx_.get(), &stable_out_, &in_);
+                if (ZSTD_isError(hint)) decoder_error(hint);
+                if (hint == 0) break;
+                if (in_.pos == in_before) {
+                    if (in_.pos == in_.size && eof_) truncated_frame();
+                    corrupt("the decoder made no progress");
+                }
+            }
+            frame_end_ = true;
+        } else {
+            // One byte tells "more data follows" from "the frame ends here".
+            unsigned char probe = 0;
+            ZSTD_outBuffer o{&probe, 1, 0};
+            decode(o);
+            if (o.pos > 0) more_than_requested();
+        }
+    }
+    if (in_.pos == in_.size) refill();
+    if (in_.pos < in_.size)
+        corrupt("bytes follow the end of the zstd frame at byte " + std::to_string(file_offset_ + in_.pos) +
+                " (a second frame or other data); this plugin reads a file of one frame");
+}
+
+void zstd_reader::more_than_requested() const {
+    throw sdk::error(FB_E_CORRUPT, "zstd: '" + file_.path() + "' holds more than the " +
+                                       elements(requested_bytes_) +
+                                       " asked for; the count or dtype does not match the file");
+}
+
+void zstd_reader::decoder_error(std::size_t code) const {
+    const std::string& path = file_.path();
+    switch (ZSTD_getErrorCode(code)) {
+    case ZSTD_error_memory_allocation:
+        throw sdk::error(FB_E_NO_MEMORY, "zstd: out of memory decoding '" + path + "'");
+    case ZSTD_error_frameParameter_windowTooLarge:
+        throw sdk::error(FB_E_UNSUPPORTED, "zstd: '" + path + "' needs a window larger than the 2^" +
+                                               std::to_string(settings_.reader_window_log_max()) +
+                                               " this reader allows; if the file is right, raise window_log");
+    case ZSTD_error_checksum_wrong:
+        corrupt("the content checksum does not match: the compressed data is damaged");
+    case ZSTD_error_dstSize_tooSmall:
+        // Only with the stable output buffer: the frame has more to decode.
+        more_than_requested();
+    default: corrupt(ZSTD_getErrorName(code));
+    }
+}
+
+void zstd_reader::corrupt(const std::string& what) const {
+    throw sdk::error(FB_E_CORRUPT, "zstd: '" + file_.path() + "' is not a valid zstd file (" + what +
+                                       ", near compressed byte " + std::to_string(file_offset_ + in_.pos) +
+                                       ")");
+}
+
+void zstd_reader::truncated_frame() const {
+    throw sdk::error(FB_E_TRUNCATED, "zstd: '" + file_.path() + "' is truncated: the zstd frame ends after " +
+                                         std::to_string(file_offset_ + in_.pos) + " compressed bytes (" +
+                                         std::to_string(decoded_) + " bytes decoded) without its end");
+}
+
+void zstd_reader::too_short() const {
+    std::string message = "zstd: '" + file_.path() + "' holds " + elements(decoded_);
+    if (requested_bytes_ != FB_COUNT_UNKNOWN)
+        message += ", fewer than the " + elements(requested_bytes_) + " asked for";
+    throw sdk::error(FB_E_TRUNCATED, message);
+}
+
+std::string zstd_reader::elements(std::uint64_t bytes) const {
+    const std::size_t es = settings_.element_size;
+    std::string text = std::to_string(bytes / es) + " elements";
+    if (bytes % es) text += " and " + std::to_string(bytes % es) + " stray bytes";
+    return text;
+}
+
+} // namespace formatbench::detail

@@ -1,0 +1,186 @@
+// The zstd plugin's write stream; see zstd_writer.hpp.
+#include "zstd_writer.hpp"
+
+#include "zstd_errors.hpp"
+#include "zstd_memory.hpp"
+
+#include "common/shuffle.hpp"
+
+#define ZSTD_STATIC_LINKING_ONLY // ZSTD_c_stableInBuffer
+#include <zstd.h>
+
+#include <cstring>
+#include <new>
+
+namespace formatbench::detail {
+
+namespace {
+
+// The file buffer: the kernel sees write(2) calls of up to this size.
+constexpr std::size_t output_buffer_bytes = std::size_t{1} << 20;
+
+} // namespace
+
+zstd_writer::zstd_writer(const sdk::open_request& request)
+    : settings_(parse_settings(request)), file_(request.path, output_buffer_bytes, zstd_wording),
+      total_bytes_(request.count) {
+    const std::string& path = request.path;
+    if (total_bytes_ != FB_COUNT_UNKNOWN) {
+        if (total_bytes_ > UINT64_MAX / settings_.element_size)
+            throw sdk::error(FB_E_UNSUPPORTED, "zstd: " + std::to_string(request.count) +
+                                                   " elements do not fit a 64-bit byte count ('" + path +
+                                                   "')");
+        total_bytes_ *= settings_.element_size;
+    }
+    // Everything that can fail for reasons other than the file comes first,
+    // so that the file is created last and never left behind.
+    cctx_.reset(ZSTD_createCCtx_advanced(zstd_memory));
+    if (!cctx_)
+        throw sdk::error(FB_E_NO_MEMORY, "zstd: out of memory creating a compressor for '" + path + "'");
+    ZSTD_CCtx* c = cctx_.get();
+    check_compress(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, settings_.level), "setting the level",
+                   path);
+    check_compress(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, settings_.checksum ? 1 : 0),
+                   "setting the checksum", path);
+    if (settings_.long_matching)
+        check_compress(ZSTD_CCtx_setParameter(c, ZSTD_c_enableLongDistanceMatching, 1),
+                       "enabling long-distance matching", path);
+    if (settings_.window_log != 0)
+        check_compress(ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, settings_.window_log),
+                       "setting the window log", path);
+    if (settings_.threads > 0)
+        check_compress(ZSTD_CCtx_setParameter(c, ZSTD_c_nbWorkers, settings_.threads), "setting the threads",
+                       path);
+    if (total_bytes_ != FB_COUNT_UNKNOWN)
+        check_compress(ZSTD_CCtx_setPledgedSrcSize(c, total_bytes_), "pledging the content size", path);
+    if (settings_.shuffle) {
+        staging_ = byte_buffer(settings_.shuffle_block_bytes);
+        shuffled_ = byte_buffer(settings_.shuffle_block_bytes);
+    }
+    file_.open();
+}
+
+template <class Fn>
+void zstd_writer::guarded(Fn&& fn) {
+    if (closed_) throw sdk::error(FB_E_STATE, "zstd: '" + file_.path() + "' is already closed");
+    if (failed_) throw sdk::error(failure_status_, failure_);
+    try {
+        fn();
+    } catch (const sdk::error& e) {
+        failed_ = true;
+        failure_status_ = e.status();
+        failure_ = e.what();
+        throw;
+    } catch (const std::bad_alloc&) {
+        failed_ = true;
+        failure_status_ = FB_E_NO_MEMORY;
+        failure_ = "zstd: out of memory writing '" + file_.path() + "'";
+        throw sdk::error(failure_status_, failure_);
+    } catch (const std::exception& e) {
+        failed_ = true;
+        failure_status_ = FB_E_INTERNAL;
+        failure_ = e.what();
+        throw;
+    }
+}
+
+void zstd_writer::write(const void* data, std::uint64_t count) {
+    guarded(
+        [&] { write_unguarded(static_cast<const unsigned char*>(data), count * settings_.element_size); });
+}
+
+void zstd_writer::write_unguarded(const unsigned char* p, std::uint64_t bytes) {
+    if (bytes == 0) return;
+    if (total_bytes_ != FB_COUNT_UNKNOWN && bytes > total_bytes_ - written_)
+        throw sdk::error(FB_E_STATE, "zstd: writing '" + file_.path() + "': more data than the " +
+                                         std::to_string(total_bytes_ / settings_.element_size) +
+                                         " elements announced at open (the frame header holds that count)");
+    const bool first = written_ == 0;
+    written_ += bytes;
+    const bool last = written_ == total_bytes_;
+    if (!settings_.shuffle) {
+        // The whole array in one call: zstd may work on it in place (no copy
+        // into its window buffer), as ZSTD_compress2 does. Set before the
+        // frame starts; zstd checks that the buffer then stays the same.
+        if (first && last)
+            check_compress(ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_stableInBuffer, 1),
+                           "setting the stable input buffer", file_.path());
+        compress(p, static_cast<std::size_t>(bytes), last ? ZSTD_e_end : ZSTD_e_continue);
+        frame_ended_ = last;
+        return;
+    }
+    const std::size_t block = settings_.shuffle_block_bytes;
+    while (bytes > 0) {
+        // Whole blocks straight from the caller's buffer, no staging copy.
+        if (pending_ == 0 && bytes >= block) {
+            emit_block(p, block, ZSTD_e_continue);
+            p += block;
+            bytes -= block;
+            continue;
+        }
+        std::size_t k = block - pending_ < bytes ? block - pending_ : static_cast<std::size_t>(bytes);
+        std::memcpy(staging_.data() + pending_, p, k);
+        pending_ += k;
+        p += k;
+        bytes -= k;
+        if (pending_ == block) {
+            emit_block(staging_.data(), block, ZSTD_e_continue);
+            pending_ = 0;
+        }
+    }
+}
+
+void zstd_writer::emit_block(const unsigned char* src, std::size_t n, ZSTD_EndDirective mode) {
+    shuffle_block(src, shuffled_.data(), n, settings_.element_size);
+    compress(shuffled_.data(), n, mode);
+}
+
+void zstd_writer::compress(const unsigned char* p, std::size_t n, ZSTD_EndDirective mode) {
+    // A whole compressed block's worst case: with that much room zstd
+    // compresses straight into the file buffer instead of into its own
+    // buffer and copying.
+    const std::size_t room_wanted = ZSTD_CStreamOutSize();
+    ZSTD_inBuffer in{p, n, 0};
+    for (;;) {
+        auto room = file_.space(room_wanted);
+        ZSTD_outBuffer out{room.data(), room.size(), 0};
+        std::size_t left = ZSTD_compressStream2(cctx_.get(), &out, &in, mode);
+        file_.commit(out.pos);
+        check_compress(left, "compressing", file_.path());
+        if (mode == ZSTD_e_end ? left == 0 : in.pos == in.size) break;
+    }
+}
+
+void zstd_writer::close() {
+    if (closed_) return;
+    if (failed_) {
+        closed_ = true;
+        cctx_.reset(); // joins the workers
+        file_.abandon();
+        throw sdk::error(failure_status_, failure_ + " (the file is incomplete)");
+    }
+    guarded([&] { close_unguarded(); });
+    closed_ = true;
+}
+
+void zstd_writer::close_unguarded() {
+    if (total_bytes_ != FB_COUNT_UNKNOWN && written_ != total_bytes_)
+        throw sdk::error(FB_E_STATE, "zstd: closing '" + file_.path() + "' after " +
+                                         std::to_string(written_ / settings_.element_size) + " of the " +
+                                         std::to_string(total_bytes_ / settings_.element_size) +
+                                         " elements announced at open (the frame header holds that count)");
+    if (!frame_ended_) {
+        if (settings_.shuffle) {
+            // The last, possibly short, block ends the frame.
+            emit_block(staging_.data(), pending_, ZSTD_e_end);
+            pending_ = 0;
+        } else {
+            compress(nullptr, 0, ZSTD_e_end);
+        }
+        frame_ended_ = true;
+    }
+    cctx_.reset();
+    file_.close();
+}
+
+} // namespace formatbench::detail

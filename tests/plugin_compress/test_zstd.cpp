@@ -1,0 +1,500 @@
+// Tests of the zstd plugin, loaded through the core registry: round trips of
+// every dtype, chunked and whole, with and without shuffle; every option at
+// its extremes; the frame header's content size and checksum flag, read by
+// hand from the bytes per RFC 8878; the errors of truncated, damaged,
+// trailing, mislabelled and oversized-window files; and (tests named
+// ZstdTool*, run with --require-tool=zstd) interop with the zstd command
+// both ways.
+#include "compress_test_support.hpp"
+
+#include <zstd.h>
+
+#include <cerrno>
+
+namespace {
+
+using namespace compress_test;
+
+constexpr const char* id = "zstd";
+
+// The frame header fields this plugin promises, decoded from the bytes as
+// RFC 8878 section 3.1.1.1 defines them (not with libzstd).
+struct frame_header {
+    bool single_segment = false;
+    bool checksum = false;
+    bool has_content_size = false;
+    std::uint64_t content_size = 0;
+    unsigned dictionary_id_bytes = 0;
+};
+
+frame_header parse_header(const bytes& f) {
+    frame_header h;
+    EXPECT_GE(f.size(), 6u);
+    if (f.size() < 6) return h;
+    EXPECT_EQ(f[0], 0x28);
+    EXPECT_EQ(f[1], 0xb5);
+    EXPECT_EQ(f[2], 0x2f);
+    EXPECT_EQ(f[3], 0xfd);
+    const unsigned fhd = f[4];
+    const unsigned fcs_flag = fhd >> 6;
+    h.single_segment = (fhd >> 5) & 1;
+    h.checksum = (fhd >> 2) & 1;
+    const unsigned did_flag = fhd & 3;
+    h.dictionary_id_bytes = did_flag == 3 ? 4 : did_flag;
+    std::size_t at = 5 + (h.single_segment ? 0 : 1) + h.dictionary_id_bytes;
+    const unsigned fcs_bytes[4] = {h.single_segment ? 1u : 0u, 2, 4, 8};
+    const unsigned k = fcs_bytes[fcs_flag];
+    h.has_content_size = k > 0;
+    EXPECT_GE(f.size(), at + k);
+    for (unsigned i = 0; i < k && at + i < f.size(); ++i)
+        h.content_size |= std::uint64_t(f[at + i]) << (8 * i);
+    if (k == 2) h.content_size += 256;
+    return h;
+}
+
+void check_round_trip(const fs::path& path, fb_dtype d, std::size_t n, const option_list& o,
+                      std::size_t write_chunk = 0, std::size_t read_chunk = 0) {
+    SCOPED_TRACE(testing::Message() << formatbench::dtype_name(d) << " n=" << n << " chunks " << write_chunk
+                                    << "/" << read_chunk);
+    bytes data = make_data(d, n);
+    write_array(id, path, d, data, o, write_chunk);
+    EXPECT_TRUE(same_bytes(read_array(id, path, d, n, o, read_chunk), data));
+}
+
+// ---- Description and round trips ---------------------------------------------
+
+TEST(ZstdPlugin, Described) {
+    const auto& p = plugin(id);
+    EXPECT_TRUE(p.has(FB_CAP_LOSSLESS));
+    EXPECT_EQ(p.dtypes(), unsigned(FB_DTYPES_ALL));
+    std::vector<std::string> names;
+    for (const auto& o : p.options()) {
+        names.push_back(o.name);
+        if (o.name == "level") {
+            // The installed libzstd's own range, negative levels included.
+            EXPECT_EQ(o.min, ZSTD_minCLevel());
+            EXPECT_EQ(o.max, ZSTD_maxCLevel());
+            EXPECT_LT(o.min, 0);
+        }
+        if (o.name == "shuffle") {
+            EXPECT_NE(o.help.find("no longer"), std::string::npos) << o.help;
+        }
+    }
+    for (const char* want :
+         {"level", "threads", "checksum", "shuffle", "shuffle_block", "long", "window_log"})
+        EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
+}
+
+TEST(ZstdPlugin, EveryDtypeWholeAndChunkedWithAndWithoutShuffle) {
+    temp_dir dir;
+    for (fb_dtype d : formatbench::all_dtypes)
+        for (const char* shuffle : {"false", "true"})
+            for (auto [w, r] : {std::pair<std::size_t, std::size_t>{0, 0}, {1000, 999}, {7, 4096}, {0, 3}}) {
+                SCOPED_TRACE(testing::Message() << "shuffle=" << shuffle);
+                // 5000-byte shuffle blocks: not a multiple of 8 (rounded down),
+                // with a partial last block.
+                check_round_trip(dir / "a.zst", d, 33333, {{"shuffle", shuffle}, {"shuffle_block", "5000"}},
+                                 w, r);
+            }
+}
+
+TEST(ZstdPlugin, EmptyAndTinyArrays) {
+    temp_dir dir;
+    for (const char* shuffle : {"false", "true"})
+        for (const char* threads : {"0", "2"})
+            for (std::size_t n : {0, 1, 2}) {
+                SCOPED_TRACE(testing::Message() << "shuffle=" << shuffle << " threads=" << threads);
+                check_round_trip(dir / "a.zst", FB_DTYPE_F64, n,
+                                 {{"shuffle", shuffle}, {"threads", threads}});
+            }
+}
+
+TEST(ZstdPlugin, ExactShuffleBlockMultiple) {
+    // The data ends exactly at a shuffle block boundary.
+    temp_dir dir;
+    check_round_trip(dir / "a.zst", FB_DTYPE_F64, 4096, {{"shuffle", "true"}, {"shuffle_block", "8192"}},
+                     1024);
+}
+
+TEST(ZstdPlugin, LevelExtremesThreadsChecksumLongWindow) {
+    temp_dir dir;
+    const std::string min_level = std::to_string(ZSTD_minCLevel());
+    const std::string max_level = std::to_string(ZSTD_maxCLevel());
+    const std::vector<option_list> sets = {
+        {{"level", min_level}},
+        {{"level", "-5"}},
+        {{"level", "0"}},
+        {{"level", "1"}},
+        {{"level", max_level}},
+        {{"threads", "2"}},
+        {{"threads", "2"}, {"level", "19"}, {"shuffle", "true"}},
+        {{"checksum", "false"}},
+        {{"long", "true"}},
+        {{"long", "true"}, {"window_log", "28"}, {"threads", "2"}},
+        {{"window_log", "10"}},
+        {{"window_log", "31"}},
+    };
+    for (const auto& o : sets) {
+        std::string label;
+        for (const auto& [k, v] : o)
+            label += k + "=" + v + " ";
+        SCOPED_TRACE(label);
+        check_round_trip(dir / "a.zst", FB_DTYPE_F64, 150000, o);
+        check_round_trip(dir / "b.zst", FB_DTYPE_I32, 150000, o, 4097, 1000);
+    }
+}
+
+TEST(ZstdPlugin, ShuffleImprovesRatioOnSmoothFloats) {
+    temp_dir dir;
+    bytes data = make_data(FB_DTYPE_F32, 300000);
+    write_array(id, dir / "plain.zst", FB_DTYPE_F32, data, {});
+    write_array(id, dir / "shuf.zst", FB_DTYPE_F32, data, {{"shuffle", "true"}});
+    double plain = double(fs::file_size(dir / "plain.zst")),
+           shuffled = double(fs::file_size(dir / "shuf.zst"));
+    EXPECT_LT(shuffled, plain * 0.95) << "plain " << plain << " bytes, shuffled " << shuffled;
+}
+
+// ---- The frame header ------------------------------------------------------------
+
+TEST(ZstdPlugin, HeaderHoldsContentSizeWhenCountKnown) {
+    temp_dir dir;
+    for (std::size_t n : {0, 1, 40, 100000})
+        for (const option_list& o : {option_list{}, option_list{{"threads", "2"}},
+                                     option_list{{"shuffle", "true"}}, option_list{{"checksum", "false"}}})
+            for (std::size_t chunk : {std::size_t{0}, std::size_t{333}}) {
+                SCOPED_TRACE(testing::Message()
+                             << "n=" << n << " chunk=" << chunk << " options " << o.size());
+                write_array(id, dir / "a.zst", FB_DTYPE_F64, make_data(FB_DTYPE_F64, n), o, chunk);
+                frame_header h = parse_header(read_file(dir / "a.zst"));
+                EXPECT_TRUE(h.has_content_size);
+                EXPECT_EQ(h.content_size, n * 8);
+                EXPECT_EQ(h.checksum, !(o.size() == 1 && o[0].first == "checksum"));
+                EXPECT_EQ(h.dictionary_id_bytes, 0u);
+            }
+}
+
+TEST(ZstdPlugin, NoContentSizeWhenCountUnknown) {
+    temp_dir dir;
+    bytes data = make_data(FB_DTYPE_I64, 20000);
+    write_array(id, dir / "a.zst", FB_DTYPE_I64, data, {}, 3000, FB_COUNT_UNKNOWN);
+    frame_header h = parse_header(read_file(dir / "a.zst"));
+    EXPECT_FALSE(h.has_content_size);
+    EXPECT_TRUE(same_bytes(read_array(id, dir / "a.zst", FB_DTYPE_I64, 20000, {}, 777), data));
+    EXPECT_TRUE(same_bytes(read_array(id, dir / "a.zst", FB_DTYPE_I64, 20000, {}), data));
+}
+
+// ---- Errors ------------------------------------------------------------------------
+
+class ZstdErrors : public testing::Test {
+protected:
+    void SetUp() override {
+        data_ = make_data(FB_DTYPE_F64, n_);
+        write_array(id, dir_ / "good.zst", FB_DTYPE_F64, data_, {{"level", "1"}});
+        file_ = read_file(dir_ / "good.zst");
+    }
+    // Reads `content` (as bad.zst) in whole or in chunks; the status.
+    int read_status(const bytes& content, std::string* message = nullptr, const option_list& o = {},
+                    std::size_t n = 0, std::size_t chunk = 0) {
+        write_file(dir_ / "bad.zst", content);
+        return status_of([&] { read_array(id, dir_ / "bad.zst", FB_DTYPE_F64, n ? n : n_, o, chunk); },
+                         message);
+    }
+    void expect_named(const std::string& message) {
+        EXPECT_NE(message.find("bad.zst"), std::string::npos) << message;
+    }
+
+    temp_dir dir_;
+    std::size_t n_ = 50000;
+    bytes data_, file_;
+};
+
+TEST_F(ZstdErrors, Truncated) {
+    for (std::size_t chunk : {std::size_t{0}, std::size_t{4096}})
+        for (std::size_t keep : {file_.size() - 1, file_.size() - 4, file_.size() / 2, std::size_t{1},
+                                 std::size_t{3}, std::size_t{5}, std::size_t{9}}) {
+            std::string message;
+            bytes cut(file_.begin(), file_.begin() + static_cast<std::ptrdiff_t>(keep));
+            EXPECT_EQ(read_status(cut, &message, {}, 0, chunk), FB_E_TRUNCATED)
+                << "kept " << keep << ", chunk " << chunk << ": " << message;
+            expect_named(message);
+        }
+}
+
+TEST_F(ZstdErrors, TruncatedShuffledAndWithoutContentSize) {
+    option_list o = {{"shuffle", "true"}, {"shuffle_block", "8KiB"}};
+    write_array(id, dir_ / "s.zst", FB_DTYPE_F64, data_, o, 333, FB_COUNT_UNKNOWN);
+    bytes file = read_file(dir_ / "s.zst");
+    for (std::size_t keep : {file.size() - 1, file.size() - 5, file.size() / 3}) {
+        bytes cut(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(keep));
+        EXPECT_EQ(read_status(cut, nullptr, o), FB_E_TRUNCATED) << "kept " << keep;
+    }
+}
+
+TEST_F(ZstdErrors, CountMismatch) {
+    std::string message;
+    // The header's content size says how many there are: refused at open.
+    EXPECT_EQ(read_status(file_, &message, {}, n_ + 1), FB_E_TRUNCATED);
+    EXPECT_NE(message.find("50000 elements"), std::string::npos) << message;
+    EXPECT_EQ(read_status(file_, &message, {}, n_ - 1), FB_E_CORRUPT);
+    EXPECT_NE(message.find("does not match"), std::string::npos) << message;
+    // Without a content size the decoder finds out, whole or in chunks.
+    write_array(id, dir_ / "u.zst", FB_DTYPE_F64, data_, {}, 0, FB_COUNT_UNKNOWN);
+    bytes unknown = read_file(dir_ / "u.zst");
+    for (std::size_t chunk : {std::size_t{0}, std::size_t{1000}}) {
+        EXPECT_EQ(read_status(unknown, &message, {}, n_ + 1, chunk), FB_E_TRUNCATED)
+            << chunk << ": " << message;
+        EXPECT_EQ(read_status(unknown, &message, {}, n_ - 1, chunk), FB_E_CORRUPT)
+            << chunk << ": " << message;
+        EXPECT_NE(message.find("more than"), std::string::npos) << message;
+    }
+}
+
+TEST_F(ZstdErrors, TrailingGarbageAndSecondFrame) {
+    for (std::size_t chunk : {std::size_t{0}, std::size_t{4096}}) {
+        std::string message;
+        EXPECT_EQ(read_status(concat(file_, bytes{0}), &message, {}, 0, chunk), FB_E_CORRUPT) << message;
+        EXPECT_NE(message.find("follow the end"), std::string::npos) << message;
+        EXPECT_EQ(read_status(concat(file_, bytes(100, 'x')), &message, {}, 0, chunk), FB_E_CORRUPT);
+        EXPECT_EQ(read_status(concat(file_, file_), &message, {}, 0, chunk), FB_E_CORRUPT) << message;
+        // A second frame is not more of the same array, even when the count
+        // asked for would take it.
+        EXPECT_EQ(read_status(concat(file_, file_), &message, {}, 2 * n_, chunk), FB_E_TRUNCATED) << message;
+    }
+}
+
+TEST_F(ZstdErrors, DamagedBytesAreDetected) {
+    // With the checksum (the default) no damage reads back as data: every
+    // flip ends in CORRUPT or TRUNCATED (a flip in a block size can make the
+    // frame look longer than the file).
+    std::mt19937 rng(3);
+    for (int trial = 0; trial < 80; ++trial) {
+        bytes bad = file_;
+        std::size_t at = 4 + rng() % (bad.size() - 4);
+        bad[at] ^= static_cast<unsigned char>(1u << (rng() % 8));
+        std::string message;
+        int st = read_status(bad, &message, {}, 0, trial % 2 ? 4096 : 0);
+        EXPECT_TRUE(st == FB_E_CORRUPT || st == FB_E_TRUNCATED)
+            << "flip at " << at << ": status " << st << " " << message;
+    }
+    bytes checksum = file_;
+    checksum.back() ^= 0x01; // inside the 4-byte XXH64 checksum
+    std::string message;
+    EXPECT_EQ(read_status(checksum, &message), FB_E_CORRUPT);
+    EXPECT_NE(message.find("checksum"), std::string::npos) << message;
+}
+
+TEST_F(ZstdErrors, EmptyGarbageAndOtherMagic) {
+    std::string message;
+    EXPECT_EQ(read_status({}, &message), FB_E_TRUNCATED);
+    EXPECT_NE(message.find("empty"), std::string::npos) << message;
+    std::mt19937 rng(5);
+    bytes garbage(100000);
+    for (auto& b : garbage)
+        b = static_cast<unsigned char>(rng());
+    EXPECT_EQ(read_status(garbage, &message), FB_E_CORRUPT);
+    expect_named(message);
+    // A skippable frame (magic 0x184D2A50, size 4, four bytes) before the frame.
+    bytes skippable = {0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4};
+    EXPECT_EQ(read_status(concat(skippable, file_), &message), FB_E_CORRUPT);
+    EXPECT_NE(message.find("skippable"), std::string::npos) << message;
+    // gzip's magic.
+    EXPECT_EQ(read_status(bytes{0x1f, 0x8b, 8, 0, 0, 0, 0, 0}, &message), FB_E_CORRUPT);
+}
+
+TEST_F(ZstdErrors, OversizedWindowIsRefusedBeforeAllocating) {
+    // A frame header written by hand (RFC 8878): no single segment, no
+    // checksum, no dictionary, no content size (FHD 0x00); window descriptor
+    // exponent 21, mantissa 0: a 2^31-byte window. Then one raw last block
+    // of 8 bytes (block header 0x41 0x00 0x00: last, raw, size 8).
+    bytes frame(9 + 8, 0x3f);
+    const unsigned char header[9] = {0x28, 0xb5, 0x2f, 0xfd, 0x00, 21 << 3, 0x41, 0x00, 0x00};
+    std::memcpy(frame.data(), header, sizeof header);
+    std::string message;
+    EXPECT_EQ(read_status(frame, &message, {}, 1), FB_E_UNSUPPORTED) << message;
+    EXPECT_NE(message.find("window_log=31"), std::string::npos) << message;
+    // With the limit raised the same frame is read: its one value.
+    write_file(dir_ / "w.zst", frame);
+    bytes one = read_array(id, dir_ / "w.zst", FB_DTYPE_F64, 1, {{"window_log", "31"}});
+    EXPECT_TRUE(same_bytes(one, bytes(8, 0x3f)));
+    // A 2^27 window (exponent 17) is within the default limit.
+    frame[5] = 17 << 3;
+    EXPECT_EQ(read_status(frame, &message, {}, 1), FB_OK) << message;
+}
+
+TEST_F(ZstdErrors, SingleSegmentFrameOfHugeContent) {
+    // Found by fuzz_zstd: a single-segment frame's window is its content
+    // size; FHD 0xe0 (8-byte content size, single segment), content size
+    // 2^64 - 1, then the start of a block. Refused, without undefined
+    // behaviour (ASan/UBSan builds), and without allocating.
+    bytes frame = {0x28, 0xb5, 0x2f, 0xfd, 0xe0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x41, 0, 0};
+    std::string message;
+    EXPECT_EQ(read_status(frame, &message, {}, 1), FB_E_CORRUPT) << message;
+    EXPECT_NE(message.find("window"), std::string::npos) << message;
+    // 2^32 bytes of content: a window no encoder uses either.
+    frame[5] = frame[6] = frame[7] = frame[8] = frame[10] = frame[11] = frame[12] = 0;
+    frame[9] = 1;
+    EXPECT_EQ(read_status(frame, &message, {}, 1), FB_E_CORRUPT) << message;
+}
+
+TEST_F(ZstdErrors, MissingFileAndDirectory) {
+    std::string message;
+    EXPECT_EQ(status_of([&] { read_array(id, dir_ / "nope.zst", FB_DTYPE_F64, 1, {}); }, &message), FB_E_IO);
+    EXPECT_NE(message.find("nope.zst"), std::string::npos) << message;
+    fs::create_directory(dir_ / "d.zst");
+    EXPECT_EQ(status_of([&] { read_array(id, dir_ / "d.zst", FB_DTYPE_F64, 1, {}); }, &message), FB_E_IO);
+}
+
+TEST(ZstdWriteErrors, DiskFullIsReportedWithThePath) {
+    ASSERT_TRUE(fs::exists("/dev/full")) << "needs /dev/full";
+    bytes data = make_data(FB_DTYPE_F64, 1 << 19);
+    for (const char* threads : {"0", "2"}) {
+        std::string message;
+        int st = status_of(
+            [&] {
+                write_array(id, "/dev/full", FB_DTYPE_F64, data, {{"threads", threads}, {"level", "1"}});
+            },
+            &message);
+        EXPECT_EQ(st, FB_E_IO) << message;
+        EXPECT_NE(message.find("/dev/full"), std::string::npos) << message;
+        EXPECT_NE(message.find(std::strerror(ENOSPC)), std::string::npos) << message;
+    }
+}
+
+TEST(ZstdWriteErrors, BadWindowLogLeavesNothing) {
+    temp_dir dir;
+    fs::path path = dir / "a.zst";
+    std::string message;
+    int st = status_of(
+        [&] {
+            plugin(id).open_write(path.string(), FB_DTYPE_F64, 10, {{"window_log", "9"}});
+        },
+        &message);
+    EXPECT_EQ(st, FB_E_INVALID_OPTION) << message;
+    EXPECT_NE(message.find("window_log"), std::string::npos) << message;
+    EXPECT_FALSE(fs::exists(path));
+}
+
+TEST(ZstdWriteErrors, MoreOrFewerThanAnnounced) {
+    temp_dir dir;
+    bytes data = make_data(FB_DTYPE_F64, 100);
+    std::string message;
+    int st = status_of(
+        [&] {
+            auto w = plugin(id).open_write((dir / "a.zst").string(), FB_DTYPE_F64, 99, {});
+            w->write(data.data(), 100);
+            w->close();
+        },
+        &message);
+    EXPECT_EQ(st, FB_E_STATE) << message;
+    EXPECT_NE(message.find("announced"), std::string::npos) << message;
+    st = status_of(
+        [&] {
+            auto w = plugin(id).open_write((dir / "b.zst").string(), FB_DTYPE_F64, 101, {});
+            w->write(data.data(), 100);
+            w->close();
+        },
+        &message);
+    EXPECT_EQ(st, FB_E_STATE) << message;
+}
+
+// ---- The zstd command (run with --require-tool=zstd) ------------------------------
+
+// Writes with the plugin, decompresses with `zstd -dc`: the raw array, or
+// its shuffled form computed here.
+TEST(ZstdTool, CommandDecodesPluginFiles) {
+    temp_dir dir;
+    const std::vector<option_list> sets = {
+        {},
+        {{"level", "-50"}},
+        {{"level", "19"}, {"checksum", "false"}},
+        {{"threads", "2"}},
+        {{"long", "true"}},
+        {{"shuffle", "true"}},
+        {{"shuffle", "true"}, {"shuffle_block", "5000"}, {"threads", "2"}},
+    };
+    for (fb_dtype d : formatbench::all_dtypes)
+        for (const auto& o : sets)
+            for (std::size_t chunk : {std::size_t{0}, std::size_t{4097}}) {
+                SCOPED_TRACE(testing::Message()
+                             << formatbench::dtype_name(d) << " chunk " << chunk << " options "
+                             << (o.empty() ? "" : o[0].first + "=" + o[0].second));
+                const std::size_t n = 200000;
+                bytes data = make_data(d, n);
+                write_array(id, dir / "a.zst", d, data, o, chunk);
+                ASSERT_TRUE(run("zstd -q -dc " + quoted(dir / "a.zst") + " > " + quoted(dir / "a.out")));
+                bool shuffle = false;
+                std::size_t block = std::size_t{1} << 20;
+                for (const auto& [k, v] : o) {
+                    if (k == "shuffle") shuffle = v == "true";
+                    if (k == "shuffle_block") block = std::stoul(v);
+                }
+                bytes want = shuffle ? reference_shuffle(data, esize(d), block) : data;
+                EXPECT_TRUE(same_bytes(read_file(dir / "a.out"), want));
+            }
+}
+
+// Files the zstd command makes, read back through the plugin.
+TEST(ZstdTool, PluginReadsCommandFiles) {
+    temp_dir dir;
+    const std::size_t n = 300000; // 2.4 MB of f64: many 128 KiB blocks
+    bytes data = make_data(FB_DTYPE_F64, n);
+    write_file(dir / "in.bin", data);
+    const std::string in = quoted(dir / "in.bin"), out = quoted(dir / "c.zst");
+    const std::vector<std::string> commands = {
+        "zstd -q -c " + in + " > " + out,
+        "zstd -q -c --no-check " + in + " > " + out,
+        "zstd -q -c --no-content-size " + in + " > " + out,
+        "cat " + in + " | zstd -q -c > " + out, // from a pipe: no content size either
+        "zstd -q -c -19 " + in + " > " + out,
+        "zstd -q -c --fast=7 " + in + " > " + out,
+        "zstd -q -c -T2 -3 " + in + " > " + out,
+        "zstd -q -c --long=27 " + in + " > " + out,
+        "cat " + in + " | zstd -q -c -B4096 --no-check > " + out, // small jobs, no size, no checksum
+    };
+    for (const auto& c : commands) {
+        SCOPED_TRACE(c);
+        ASSERT_TRUE(run(c));
+        EXPECT_TRUE(same_bytes(read_array(id, dir / "c.zst", FB_DTYPE_F64, n, {}), data));
+        EXPECT_TRUE(same_bytes(read_array(id, dir / "c.zst", FB_DTYPE_F64, n, {}, 12345), data));
+    }
+    // The header says whether the command stored the content size.
+    ASSERT_TRUE(run("zstd -q -c " + in + " > " + out));
+    EXPECT_TRUE(parse_header(read_file(dir / "c.zst")).has_content_size);
+    ASSERT_TRUE(run("cat " + in + " | zstd -q -c > " + out));
+    EXPECT_FALSE(parse_header(read_file(dir / "c.zst")).has_content_size);
+}
+
+TEST(ZstdTool, LongWindowNeedsWindowLog) {
+    // zstd --long=30 from a pipe (no content size): the frame asks for a
+    // 2^30 window, above the reader's default limit of 2^27.
+    temp_dir dir;
+    const std::size_t n = 100000;
+    bytes data = make_data(FB_DTYPE_I32, n);
+    write_file(dir / "in.bin", data);
+    ASSERT_TRUE(run("cat " + quoted(dir / "in.bin") + " | zstd -q -c --long=30 > " + quoted(dir / "c.zst")));
+    std::string message;
+    int st = status_of([&] { read_array(id, dir / "c.zst", FB_DTYPE_I32, n, {}); }, &message);
+    EXPECT_EQ(st, FB_E_UNSUPPORTED) << message;
+    EXPECT_NE(message.find("window_log=30"), std::string::npos) << message;
+    EXPECT_TRUE(same_bytes(read_array(id, dir / "c.zst", FB_DTYPE_I32, n, {{"window_log", "30"}}), data));
+}
+
+TEST(ZstdTool, ConcatenatedFramesAreRefused) {
+    // zstd -dc reads concatenated frames as one stream; this plugin reads a
+    // file of one frame and says what follows it.
+    temp_dir dir;
+    bytes data = make_data(FB_DTYPE_U8, 1000);
+    write_file(dir / "in.bin", data);
+    ASSERT_TRUE(run("zstd -q -c " + quoted(dir / "in.bin") + " > " + quoted(dir / "c.zst")));
+    ASSERT_TRUE(run("zstd -q -c " + quoted(dir / "in.bin") + " >> " + quoted(dir / "c.zst")));
+    std::string message;
+    int st = status_of([&] { read_array(id, dir / "c.zst", FB_DTYPE_U8, 1000, {}); }, &message);
+    EXPECT_EQ(st, FB_E_CORRUPT) << message;
+    EXPECT_NE(message.find("second frame"), std::string::npos) << message;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    return compress_test::test_main(argc, argv);
+}
