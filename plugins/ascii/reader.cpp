@@ -19,7 +19,9 @@
 // order, is used for everything else: small files, pipes, devices, and a
 // file the system refuses to map.
 //
-// Two threads: a region of whole tokens is cut at separators into pieces;
+// Two threads: a region of whole tokens is cut into pieces right after
+// tokens (so that each piece but the first starts with no comma seen, and a
+// Fortran null value ",," is never split between two pieces);
 // this thread takes pieces from the front and parses them straight into the
 // output, the helper takes pieces from the back into scratch_, and they meet
 // wherever their speeds put them (a helper that starts late, or a vCPU that
@@ -27,8 +29,10 @@
 // wait). The helper's values are copied behind once this thread's count is
 // known. Line numbers come from the newlines each piece counted, so errors
 // and counts are exact; when this thread's pieces already satisfy the read,
-// or a helper piece holds more than is needed or a bad token, that piece is
-// parsed again, in order, by this thread.
+// or a helper piece holds more than is needed, a bad token or a repeat
+// count its scratch cannot take whole, that piece is parsed again, in
+// order, by this thread. A repeat count "r*c" cut short by the end of a
+// read leaves its remaining copies for the next read.
 #include "reader.hpp"
 
 #include <algorithm>
