@@ -47,6 +47,8 @@ def main():
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--sizes", default="1000000,10000000")
     ap.add_argument("--skip-compress", action="store_true", help="do not run speed_compress (zstd, lz4)")
+    ap.add_argument("--fortran-plugin-sizes", default="1000000",
+                    help="sizes for the fortran plugin against the Fortran program (speed_fortran); '' skips")
     a = ap.parse_args()
     speed = os.path.join(a.build, "bench", "plugin_speed")
     plugins = os.path.join(a.build, "plugins")
@@ -63,6 +65,8 @@ def main():
             report(d, n, a.runs)
         if not a.skip_compress:
             compress_report(a, work)
+        for n in [int(s) for s in a.fortran_plugin_sizes.split(",") if s]:
+            fortran_plugin_speed(a.build, plugins, work, n, a.runs, fortran)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -128,6 +132,46 @@ def report(d, n, runs):
         p["zlib_l6_t1"]["ratio"], p["zlib_l6_shuffle"]["ratio"], p["zlib_l6_t1_smooth"]["ratio"],
         p["zlib_l6_shuffle_smooth"]["ratio"]))
     report_scaling(refs, fs, samples)
+
+
+def fortran_plugin_speed(build, plugins, work, n, runs, program):
+    """The fortran plugin against what it runs (build/bench/speed_fortran):
+    the plugin with (f0.16) written and read list-directed, and with
+    unformatted stream, beside the reference program's statements called in
+    the same process on the same buffers (open to close, as the plugin), and
+    beside the standalone program (its own timings, one run per round). The
+    target: the plugin within 0.95-1.05x of the standalone program."""
+    speed = os.path.join(build, "bench", "speed_fortran")
+    if not os.path.exists(speed):
+        print(f"\n(no {speed}: the fortran plugin is not built; fortran plugin figures skipped)")
+        return
+    d = json.loads(subprocess.run([speed, plugins, work, str(n), str(runs)] + ([program] if program else []),
+                                  check=True, capture_output=True, text=True).stdout)
+    med, smp = d["median_s"], d["samples_s"]
+    print(f"\n== fortran plugin, n = {n} float64 uniform [0,1), page cache, median of {runs} rounds")
+    print(f"{'case':<34}{'write s':>11}{'read s':>11}")
+    rows = [("plugin form formatted (f0.16)/list", "fortran_f016.write", "fortran_f016.read"),
+            ("in-process (f0.16) / read (u, *)", "ref_write_f016_s", "ref_read_list_s"),
+            ("plugin unformatted stream", "fortran_stream.write", "fortran_stream.read"),
+            ("in-process unformatted stream", "ref_write_stream_s", "ref_read_stream_s")]
+    if "program_write_f016_s" in med:
+        rows += [("standalone program (f0.16) / list", "program_write_f016_s", "program_read_list_s"),
+                 ("standalone program unformatted", "program_write_stream_s", "program_read_stream_s")]
+    for name, w, r in rows:
+        print(f"{name:<34}{med[w]:>11.5f}{med[r]:>11.5f}")
+    print("speed ratios (> 1: the plugin is faster)   of medians   per round (median)   [target]")
+    pairs = [("f0.16 write", "fortran_f016.write", "write_f016_s"), ("list-directed read", "fortran_f016.read",
+             "read_list_s"), ("unformatted stream write", "fortran_stream.write", "write_stream_s"),
+             ("unformatted stream read", "fortran_stream.read", "read_stream_s")]
+    for who, prefix, target in (("in-process statements", "ref_", ""), ("standalone program", "program_",
+                                                                            "0.95-1.05")):
+        if prefix + pairs[0][2] not in med:
+            continue
+        for name, plugin, ref in pairs:
+            num, den = smp[prefix + ref], smp[plugin]
+            print(f"  plugin {name} vs {who:<22}{statistics.median(num) / statistics.median(den):>9.3f}"
+                  f"{statistics.median([a / b for a, b in zip(num, den)]):>16.3f}        "
+                  f"{('[' + target + ']') if target else ''}")
 
 
 # A round's two-core scaling at least this is a round in which both cores ran.

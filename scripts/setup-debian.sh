@@ -20,7 +20,9 @@ packages=(
   liblz4-dev lz4          # the lz4 plugin (lz4frame); its tests decode and encode with the lz4 command
   libgtest-dev python3-jsonschema  # tests (the results schema is checked with jsonschema)
   python3-numpy cmake     # tests: .npy interop of examples/npy, the plugin guide's CMake build
-  clang gfortran          # sanitizer/fuzz builds (clang), the reference Fortran program (benchmarks)
+  clang                   # sanitizer/fuzz builds
+  gfortran                # the fortran plugin (gfortran's runtime I/O), the gfortran programs its tests and the
+                          # ascii tests compare with, the reference Fortran program (benchmarks)
 )
 if $with_browser; then
   packages+=(chromium)    # tests/compare/test_render.sh renders a report headless

@@ -5,8 +5,10 @@
 // Reproducing the reference file byte for byte: notation=fixed, precision=16,
 // leading_zero=false gives exactly what gfortran's (f0.16) writes for values
 // in [0, 1) (".1234567890123456", ".0000000000000000" for zero; checked
-// against gfortran 12). leading_zero defaults to true all the same: "0.5" is
-// what C, Python and spreadsheets write and read, and the reader takes both.
+// against gfortran 12), and with nonfinite=fortran for every value,
+// negative, large, tiny, infinite or NaN (tests/plugin_ascii runs gfortran).
+// leading_zero defaults to true all the same: "0.5" is what C, Python and
+// spreadsheets write and read, and the reader takes both.
 #include "reader.hpp"
 #include "settings.hpp"
 #include "writer.hpp"
@@ -18,6 +20,7 @@ namespace {
 namespace sdk = formatbench::sdk;
 
 constexpr const char* notations[] = {"shortest", "fixed", "scientific", "general", nullptr};
+constexpr const char* nonfinite_styles[] = {"c", "fortran", nullptr};
 
 struct ascii_format {
     static constexpr fb_option_decl options[] = {
@@ -34,6 +37,10 @@ struct ascii_format {
         sdk::option_bool("leading_zero", "true",
                          "write 0.5 (true) or Fortran's .5 (false) for |x| < 1; with notation=fixed and "
                          "precision=16, false reproduces gfortran's (f0.16)"),
+        sdk::option_choice(
+            "nonfinite", "c", nonfinite_styles,
+            "infinities and NaN as C writes them (inf, -inf, nan, -nan) or as gfortran's F0 and "
+            "G0 do (Inf, -Inf, NaN); the reader takes both"),
     };
 
     static sdk::plugin_info info() {

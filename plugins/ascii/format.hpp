@@ -7,6 +7,7 @@
 #include "settings.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -34,9 +35,21 @@ inline char* drop_leading_zero(char* begin, char* end) noexcept {
     return end;
 }
 
+// gfortran's spelling of a value that is not finite under F0.d and G0:
+// "Inf", "-Inf", and "NaN" whatever its sign. Returns the new end.
+template <class T>
+char* fortran_nonfinite(char* p, T v) noexcept {
+    const char* text = std::isnan(v) ? "NaN" : v < 0 ? "-Inf" : "Inf";
+    std::size_t n = std::strlen(text);
+    std::memcpy(p, text, n);
+    return p + n;
+}
+
 template <class T>
 char* format_one(char* p, char* limit, T v, const text_settings& s) noexcept {
     if constexpr (std::is_floating_point_v<T>) {
+        if (s.fortran_nonfinite && !std::isfinite(v)) [[unlikely]]
+            return fortran_nonfinite(p, v);
         char* end;
         switch (s.note) {
         case notation::shortest: end = std::to_chars(p, limit, v).ptr; break;

@@ -19,7 +19,9 @@
 // order, is used for everything else: small files, pipes, devices, and a
 // file the system refuses to map.
 //
-// Two threads: a region of whole tokens is cut at separators into pieces;
+// Two threads: a region of whole tokens is cut into pieces right after
+// tokens (so that each piece but the first starts with no comma seen, and a
+// Fortran null value ",," is never split between two pieces);
 // this thread takes pieces from the front and parses them straight into the
 // output, the helper takes pieces from the back into scratch_, and they meet
 // wherever their speeds put them (a helper that starts late, or a vCPU that
@@ -27,8 +29,10 @@
 // wait). The helper's values are copied behind once this thread's count is
 // known. Line numbers come from the newlines each piece counted, so errors
 // and counts are exact; when this thread's pieces already satisfy the read,
-// or a helper piece holds more than is needed or a bad token, that piece is
-// parsed again, in order, by this thread.
+// or a helper piece holds more than is needed, a bad token or a repeat
+// count its scratch cannot take whole, that piece is parsed again, in
+// order, by this thread. A repeat count "r*c" cut short by the end of a
+// read leaves its remaining copies for the next read.
 #include "reader.hpp"
 
 #include <algorithm>
@@ -126,11 +130,27 @@ void text_reader::advance(const parse_result& r) noexcept {
     line_ += r.newlines;
     if (r.last_newline) line_offset_ = data_offset_ + (r.last_newline - data_) + 1;
     pos_ = r.stop;
+    comma_ = r.comma;
+    if (r.repeat_left) {
+        repeat_left_ = r.repeat_left;
+        repeat_bits_ = r.repeat_bits;
+    }
 }
 
 template <class T>
 void text_reader::read_typed(T* out, std::size_t count) {
     std::size_t need = count;
+    if (repeat_left_ > 0 && need > 0) {
+        // The rest of a repeat count "r*c" the last read cut short.
+        T v;
+        std::memcpy(&v, &repeat_bits_, sizeof v);
+        const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(need, repeat_left_));
+        std::fill_n(out, k, v);
+        out += k;
+        need -= k;
+        repeat_left_ -= k;
+        values_done_ += k;
+    }
     while (need > 0) {
         const char* region_end = safe_end();
         if (map_.mapped() && static_cast<std::size_t>(region_end - pos_) > round_bytes)
@@ -140,7 +160,7 @@ void text_reader::read_typed(T* out, std::size_t count) {
             static_cast<std::size_t>(region_end - pos_) >= parallel_min_bytes) {
             got = parse_shared(region_end, out, need);
         } else {
-            parse_result r = parse_values(pos_, region_end, out, need);
+            parse_result r = parse_values(pos_, region_end, out, need, comma_);
             advance(r);
             if (r.problem != token_problem::none) fail_token(r.stop, r.problem);
             got = r.count;
@@ -174,17 +194,19 @@ std::size_t text_reader::parse_shared(const char* region_end, T* out, std::size_
         const char* cut = parse_impl::token_end(begin + static_cast<std::size_t>(wanted), region_end);
         if (static_cast<std::size_t>(cut - begin) >= parallel_min_bytes) region_end = cut;
     }
-    // Cut at separators into pieces of about equal size.
+    // Cut right after tokens into pieces of about equal size: every piece
+    // but the first starts where a token ends, with no comma seen.
     const std::size_t size = static_cast<std::size_t>(region_end - begin);
     const std::size_t step = std::max(min_piece_bytes, size / max_pieces + 1);
     std::array<const char*, max_pieces + 1> cuts;
     std::size_t pieces = 0;
     cuts[0] = begin;
     for (const char* p = begin; p != region_end;) {
-        p = static_cast<std::size_t>(region_end - p) > step ? parse_impl::token_end(p + step, region_end)
+        p = static_cast<std::size_t>(region_end - p) > step ? parse_impl::next_token_end(p + step, region_end)
                                                             : region_end;
         cuts[++pieces] = p;
     }
+    const bool comma_at_begin = comma_;
     if (!scratch_) scratch_ = make_aligned_buffer(scratch_values * sizeof(T));
     T* scratch = reinterpret_cast<T*>(scratch_.get());
 
@@ -216,7 +238,7 @@ std::size_t text_reader::parse_shared(const char* region_end, T* out, std::size_
     const char* problem_at = nullptr;
     auto parse_front = [&]() noexcept {
         for (std::size_t k; (k = claim(true)) != SIZE_MAX;) {
-            parse_result r = parse_values(cuts[k], cuts[k + 1], out + got, need - got);
+            parse_result r = parse_values(cuts[k], cuts[k + 1], out + got, need - got, comma_);
             advance(r);
             got += r.count;
             front_end = k + 1;
@@ -242,8 +264,9 @@ std::size_t text_reader::parse_shared(const char* region_end, T* out, std::size_
         for (std::size_t k; used < scratch_values && (k = claim(false)) != SIZE_MAX;) {
             back_piece& b = back[k];
             b.offset = used;
-            b.r = parse_values(cuts[k], cuts[k + 1], scratch + used, scratch_values - used);
-            b.whole = b.r.problem == token_problem::none && b.r.stop == cuts[k + 1];
+            b.r = parse_values(cuts[k], cuts[k + 1], scratch + used, scratch_values - used,
+                               k == 0 && comma_at_begin);
+            b.whole = b.r.problem == token_problem::none && b.r.stop == cuts[k + 1] && b.r.repeat_left == 0;
             used += b.r.count;
             if (!b.whole) return;
         }
@@ -263,7 +286,7 @@ std::size_t text_reader::parse_shared(const char* region_end, T* out, std::size_
             got += b.r.count;
             continue;
         }
-        parse_result r = parse_values(pos_, cuts[k + 1], out + got, need - got);
+        parse_result r = parse_values(pos_, cuts[k + 1], out + got, need - got, comma_);
         advance(r);
         if (r.problem != token_problem::none) fail_token(r.stop, r.problem);
         got += r.count;
@@ -319,6 +342,19 @@ void text_reader::fail_token(const char* where, token_problem problem) const {
                     "'); not a number");
     case token_problem::out_of_range:
         fail_at(where, FB_E_CORRUPT, "'" + token + "' is out of range for " + dtype_text(dtype_));
+    case token_problem::null_value:
+        fail_at(where, FB_E_CORRUPT,
+                (len == 0 ? std::string("a second comma with no value before it (or a comma before the first "
+                                        "value)")
+                          : "'" + token + "', a repeat count without a value,") +
+                    " is a null value of Fortran's list-directed input, which leaves the variable as it was: "
+                    "the file gives no value here, so it is refused");
+    case token_problem::slash:
+        fail_at(
+            where, FB_E_CORRUPT,
+            "'" + token +
+                "': a slash ends Fortran's list-directed input before the values asked for (the rest keep "
+                "their old values), so it is refused");
     default: fail_at(where, FB_E_CORRUPT, "'" + token + "' is not a valid " + dtype_text(dtype_) + " value");
     }
 }

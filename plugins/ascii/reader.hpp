@@ -39,7 +39,8 @@ private:
     // Carries the unparsed tail to the front of the buffer and reads the
     // next block behind it (buffered path).
     void refill();
-    // Moves pos_ to r.stop, keeping the line count in step.
+    // Moves pos_ to r.stop, keeping the line count and the list-directed
+    // state in step.
     void advance(const parse_result& r) noexcept;
     [[noreturn]] void fail_at(const char* where, fb_status status, const std::string& what) const;
     [[noreturn]] void fail_token(const char* where, token_problem problem) const;
@@ -59,6 +60,12 @@ private:
     std::uint64_t line_ = 1;       // line of pos_ (1-based)
     std::int64_t line_offset_ = 0; // file offset where that line starts
     std::uint64_t values_done_ = 0;
+    // Fortran list-directed state between parses: whether a comma came
+    // since the last value (true at the start: a comma first is a null
+    // value), and the copies of a repeat count "r*c" still to hand out.
+    bool comma_ = true;
+    std::uint64_t repeat_left_ = 0;
+    std::uint64_t repeat_bits_ = 0;
     // Bytes per value seen so far: sizes a two-thread region so that its
     // second half is rarely parsed for nothing at the end of a read.
     double bytes_per_value_ = 20;

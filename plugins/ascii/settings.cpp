@@ -14,6 +14,7 @@ text_settings text_settings::from(const sdk::options& options) {
     s.values_per_line = static_cast<std::uint64_t>(options.get_int("values_per_line"));
     s.separator = options.get_string("separator");
     s.leading_zero = options.get_bool("leading_zero");
+    s.fortran_nonfinite = options.get_string("nonfinite") == "fortran";
     if (s.separator.empty())
         throw sdk::error(
             FB_E_INVALID_OPTION,

@@ -30,6 +30,9 @@ struct text_settings {
     std::string separator = " ";
     // Writes "0.5" (true) or Fortran's ".5" (false) for |x| < 1.
     bool leading_zero = true;
+    // Writes infinities and NaN as gfortran's F0.d and G0 do: "Inf", "-Inf",
+    // "NaN" (true), or as std::to_chars does: "inf", "-inf", "nan", "-nan".
+    bool fortran_nonfinite = false;
 
     // From validated options; throws sdk::error(FB_E_INVALID_OPTION) for a
     // separator that the reader would not accept.

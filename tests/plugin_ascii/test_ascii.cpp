@@ -149,7 +149,7 @@ TEST(ascii_descriptor, identity_and_options) {
     for (const auto& o : p.options())
         names.push_back(o.name);
     EXPECT_EQ(names, (std::vector<std::string>{"notation", "precision", "values_per_line", "separator",
-                                               "leading_zero"}));
+                                               "leading_zero", "nonfinite"}));
 }
 
 TEST(ascii_descriptor, lossless_depends_on_notation) {
@@ -388,7 +388,7 @@ TEST_F(ascii_test, separator_must_read_back) {
 // ---- Reader syntax ---------------------------------------------------------------
 
 TEST_F(ascii_test, reader_accepts_fortran_and_c_syntax) {
-    put_file(path("a.txt"), "  +1.5\t-2.5e3,\r\n.5 -.5 1.0d2 1D-2 +.25E+1,,\t7\n\n"
+    put_file(path("a.txt"), "  +1.5\t-2.5e3,\r\n.5 -.5 1.0d2 1D-2 +.25E+1,\t7\n\n"
                             "inf -Infinity +INF nan NaN -nan 5. 1e-320 -0\r\n0.1");
     auto v = read_values<double>(path("a.txt"), FB_DTYPE_F64, 18);
     const double expected[] = {1.5, -2500, 0.5, -0.5, 100, 0.01, 2.5, 7};
@@ -407,6 +407,147 @@ TEST_F(ascii_test, reader_accepts_fortran_and_c_syntax) {
     auto [status, message] = read_error(path("a.txt"), FB_DTYPE_F64, 19);
     EXPECT_EQ(status, FB_E_TRUNCATED);
     EXPECT_NE(message.find("line 5, column 4"), std::string::npos) << message;
+}
+
+// Fortran's list-directed forms without gfortran (test_ascii_gfortran.cpp
+// compares them with gfortran's own read): the values are the decimal
+// numbers the text spells.
+TEST_F(ascii_test, reader_accepts_fortran_list_directed_forms) {
+    put_file(path("a.txt"), "1.0+300 0.49406564584124654-323 -2.5-1 1q2 1Q-2 .5D0\r\n3*0.25 2*-1.5d0, 1*7\n");
+    const double expected[] = {
+        1e300, 4.9406564584124654e-324, -0.25, 100, 0.01, 0.5, 0.25, 0.25, 0.25, -1.5, -1.5, 7};
+    for (const std::vector<std::size_t>& chunks : {std::vector<std::size_t>{}, {1}, {2}, {5, 3}}) {
+        auto v = read_values<double>(path("a.txt"), FB_DTYPE_F64, 12, chunks);
+        for (std::size_t i = 0; i < 12; ++i)
+            EXPECT_EQ(v[i], expected[i]) << i << ", " << chunks.size() << " chunk sizes";
+    }
+    put_file(path("i.txt"), "2*-9223372036854775808, 3*7 +5");
+    EXPECT_EQ(read_values<std::int64_t>(path("i.txt"), FB_DTYPE_I64, 6, {4}),
+              (std::vector<std::int64_t>{INT64_MIN, INT64_MIN, 7, 7, 7, 5}));
+    // A repeat count larger than the values asked for: the rest is ignored.
+    put_file(path("r.txt"), "1000000000000*0.5");
+    EXPECT_EQ(read_values<float>(path("r.txt"), FB_DTYPE_F32, 5, {2}), (std::vector<float>(5, 0.5f)));
+    // Not Fortran: a sign on the repeat count, a zero count, a count alone,
+    // an exponent sign without digits after it.
+    const std::pair<const char*, const char*> bad[] = {{"+3*1", "'+3*1' is not a valid"},
+                                                       {"0*1", "'0*1' is not a valid"},
+                                                       {"2*3*4", "not a valid"},
+                                                       {"1.0+", "'1.0+' is not a valid"},
+                                                       {"1+3", "'1+3' is not a valid i32"}};
+    for (const auto& [text, problem] : bad) {
+        put_file(path("b.txt"), text);
+        auto [status, message] = std::string(text) == "1+3"
+                                     ? read_error_as<std::int32_t>(path("b.txt"), FB_DTYPE_I32, 1)
+                                     : read_error(path("b.txt"), FB_DTYPE_F64, 1);
+        EXPECT_EQ(status, FB_E_CORRUPT) << text;
+        EXPECT_NE(message.find(problem), std::string::npos) << message;
+    }
+}
+
+// Repeat counts through every path of the reader: values cut between two
+// reads, in a mapped file parsed on two threads, where the helper's scratch
+// fills up with copies.
+TEST_F(ascii_test, repeat_counts_across_reads_and_two_thread_pieces) {
+    std::string text;
+    std::vector<double> expected;
+    std::mt19937_64 gen(17);
+    // ~3 MB of text for ~6 million values: rounds of several pieces, and
+    // helper pieces whose copies overflow its scratch.
+    while (text.size() < (std::size_t{3} << 20)) {
+        double x = static_cast<double>(gen() % 1000) / 8;
+        std::size_t r = gen() % 7 == 0 ? 1 + gen() % 200 : 1 + gen() % 3;
+        char buf[32];
+        std::string value(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
+        text += r == 1 ? value : std::to_string(r) + "*" + value;
+        text += gen() % 5 == 0 ? ",\n" : " ";
+        expected.insert(expected.end(), r, x);
+    }
+    put_file(path("a.txt"), text);
+    EXPECT_TRUE(bits_equal(read_values<double>(path("a.txt"), FB_DTYPE_F64, expected.size()), expected));
+    EXPECT_TRUE(bits_equal(
+        read_values<double>(path("a.txt"), FB_DTYPE_F64, expected.size(), {65536, 1, 4999, 300000}),
+        expected));
+}
+
+// Null values (two commas with only blanks or line ends between them, a
+// comma first, r*) and slashes are refused wherever they fall: in the first
+// read, between two reads, in any piece of a two-thread round. A file
+// separated by ", " has no null value anywhere, however it is cut.
+TEST_F(ascii_test, null_values_and_slashes_are_refused_wherever_they_fall) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"1,,2", "line 1, column 3: a second comma"},   {",1", "line 1, column 1: a second comma"},
+        {"1, ,2", "line 1, column 4: a second comma"},  {"1,\r\n\t,2", "line 2, column 2: a second comma"},
+        {"1 3* 2", "line 1, column 3: '3*', a repeat"}, {"1 /", "line 1, column 3: '/': a slash ends"},
+        {"1 2/", "line 1, column 3: '2/': a slash"}};
+    for (const auto& [text, where] : cases) {
+        put_file(path("a.txt"), text);
+        for (const std::vector<std::size_t>& chunks : {std::vector<std::size_t>{}, {1}}) {
+            std::string message;
+            try {
+                read_values<double>(path("a.txt"), FB_DTYPE_F64, 2, chunks);
+            } catch (const plugin_error& e) {
+                EXPECT_EQ(e.status(), FB_E_CORRUPT);
+                message = e.what();
+            }
+            EXPECT_NE(message.find(where), std::string::npos) << text << ": " << message;
+        }
+    }
+    // A large file of "x, y, z" lines, read whole and in pieces.
+    std::vector<std::int64_t> v(600000);
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = static_cast<std::int64_t>(i * 7919 % 1000003);
+    write_values(path("c.txt"), FB_DTYPE_I64, v, {{"values_per_line", "3"}, {"separator", ", "}});
+    EXPECT_EQ(read_values<std::int64_t>(path("c.txt"), FB_DTYPE_I64, v.size()), v);
+    EXPECT_EQ(read_values<std::int64_t>(path("c.txt"), FB_DTYPE_I64, v.size(), {65536, 1, 99999}), v);
+    // ", " made ",," on lines across the whole file: found at its line.
+    const std::string text = slurp(path("c.txt"));
+    std::vector<std::size_t> line_start{0};
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\n') line_start.push_back(i + 1);
+    for (std::size_t line = 1; line < line_start.size(); line += line < 10 ? 1 : 4001) {
+        std::string bad = text;
+        std::size_t comma = bad.find(", ", line_start[line - 1]);
+        bad[comma + 1] = ',';
+        put_file(path("d.txt"), bad);
+        auto [status, message] = read_error_as<std::int64_t>(path("d.txt"), FB_DTYPE_I64, v.size());
+        EXPECT_EQ(status, FB_E_CORRUPT) << "line " << line;
+        const std::string where = "line " + std::to_string(line) + ", column " +
+                                  std::to_string(comma - line_start[line - 1] + 2) + ":";
+        EXPECT_NE(message.find(where), std::string::npos) << where << " " << message;
+    }
+}
+
+// A two-thread round is cut into pieces right after tokens, so that no run
+// of separators is split between two pieces: the helper thread parses a
+// piece from its start with no comma seen. The cuts are sought every
+// round_size / 32 + 1 bytes (reader.cpp: 4 MiB rounds, 32 pieces); here
+// ",," has its second comma exactly where the last cut is sought, in the
+// piece the helper takes first. (A cut at the first separator found there
+// split the two commas, and the null value went unseen.)
+TEST_F(ascii_test, null_value_where_a_round_is_cut_into_pieces) {
+    std::string text;
+    while (text.size() < (std::size_t{5} << 20))
+        text += "1000000, ";
+    const std::size_t round = text.find_first_of(", ", std::size_t{4} << 20); // the first round's end
+    const std::size_t step = round / 32 + 1;
+    // Where the cuts fall when each is the first separator at or after the
+    // place sought (which splits runs); the last place sought is the target.
+    std::size_t p = 0, last_sought = 0;
+    while (round - p > step) {
+        last_sought = p + step;
+        p = text.find_first_of(", ", last_sought);
+    }
+    // "...7,, 1" with the second comma where the last cut is sought.
+    text.replace(last_sought - 2, 4, "7,, ");
+    ASSERT_EQ(text.find(",,,"), std::string::npos);
+    put_file(path("a.txt"), text);
+    for (int run = 0; run < 5; ++run) { // the helper's timing varies; the error may not
+        auto [status, message] = read_error(path("a.txt"), FB_DTYPE_F64, text.size() / 9);
+        EXPECT_EQ(status, FB_E_CORRUPT) << message;
+        EXPECT_NE(message.find("column " + std::to_string(last_sought + 1) + ": a second comma"),
+                  std::string::npos)
+            << message;
+    }
 }
 
 // The reader's fast path (fast_float) against std::from_chars on the same

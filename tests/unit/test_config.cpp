@@ -562,8 +562,9 @@ TEST(config_stream_io, loads_and_matches_the_reference_experiment) {
     EXPECT_NE(s.description.find("Fortran"), std::string::npos);
     EXPECT_EQ(s.baseline, "ascii-fixed16");
     EXPECT_EQ(labels(s),
-              (std::vector<std::string>{"ascii-fixed16", "ascii-shortest", "raw", "mmap", "zlib", "memory"}));
-    ASSERT_EQ(s.cases.size(), 6u);
+              (std::vector<std::string>{"ascii-fixed16", "ascii-shortest", "gfortran (f0.16) / list-directed",
+                                        "gfortran unformatted stream", "raw", "mmap", "zlib", "memory"}));
+    ASSERT_EQ(s.cases.size(), 8u);
     for (const auto& c : s.cases) {
         EXPECT_EQ(c.dataset.count, 1000000u);
         EXPECT_EQ(c.dataset.type, FB_DTYPE_F64);
@@ -576,9 +577,14 @@ TEST(config_stream_io, loads_and_matches_the_reference_experiment) {
     }
     EXPECT_EQ(s.cases[0].format.options,
               (fb::option_list{{"notation", "fixed"}, {"precision", "16"}, {"leading_zero", "false"}}));
+    // The reference program's own statements, in the gfortran runtime.
+    EXPECT_EQ(s.cases[2].format.plugin, "fortran");
+    EXPECT_EQ(s.cases[2].format.options,
+              (fb::option_list{{"form", "formatted"}, {"format", "(f0.16)"}, {"read_format", "*"}}));
+    EXPECT_EQ(s.cases[3].format.options, (fb::option_list{{"form", "unformatted"}, {"access", "stream"}}));
     // With every plugin built, the study passes the plugin checks too.
     const auto& reg = test_registry();
-    for (const char* id : {"ascii", "raw", "mmap", "zlib", "memory"})
+    for (const char* id : {"ascii", "raw", "mmap", "zlib", "memory", "fortran"})
         if (!reg.find(id)) GTEST_SKIP() << "plugin " << id << " is not built";
     EXPECT_NO_THROW(fb::check_study_plugins(s, reg));
 }

@@ -8,6 +8,8 @@
 #include "study/plan.hpp"
 #include "study/reader.hpp"
 
+#include <fmt/format.h>
+
 #include <iostream>
 
 namespace formatbench::cli {
@@ -31,6 +33,8 @@ void add_plan_command(CLI::App& app, const global_options& global, command_actio
         action = [&global, args] {
             study s = load_study_file(args->study, args->sets);
             auto reg = load_plugins(global, s.plugin_path);
+            for (const auto& note : drop_missing_optional_formats(s, *reg))
+                fmt::print(stderr, "formatbench: note: {}\n", note);
             check_study_plugins(s, *reg);
             check_study_paths(s);
             check_outputs(s.outputs);

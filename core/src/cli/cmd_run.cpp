@@ -47,6 +47,8 @@ int run_command(const global_options& global, const run_arguments& a) {
     if (a.keep_files) set_study_setting(s, "keep_files", "true", "--keep-files");
     if (!a.directory.empty()) set_study_setting(s, "directory", a.directory, "--directory");
     auto reg = load_plugins(global, s.plugin_path);
+    for (const auto& note : drop_missing_optional_formats(s, *reg))
+        fmt::print(stderr, "formatbench: note: {}\n", note);
     check_study_plugins(s, *reg);
     check_study_paths(s);
 

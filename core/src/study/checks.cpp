@@ -76,6 +76,32 @@ void check_study_plugins(const study& s, const registry& reg) {
                                       join(std::vector<std::string>(labels.begin(), labels.end()))));
 }
 
+std::vector<std::string> drop_missing_optional_formats(study& s, const registry& reg) {
+    std::vector<std::string> notes;
+    std::set<std::pair<std::string, std::string>> noted; // (origin, plugin): one note per study entry
+    std::vector<case_spec> kept;
+    kept.reserve(s.cases.size());
+    for (auto& c : s.cases) {
+        if (!c.format.optional || reg.find(c.format.plugin)) {
+            kept.push_back(std::move(c));
+            continue;
+        }
+        if (noted.emplace(c.format.origin, c.format.plugin).second)
+            notes.push_back(fmt::format(
+                "{}format '{}' skipped: plugin '{}' is not installed and the format is "
+                "marked optional (see `formatbench plugins`)",
+                c.format.origin.empty() ? "" : c.format.origin + ": ", c.format.base_label, c.format.plugin));
+    }
+    if (kept.empty() && !s.cases.empty())
+        throw usage_error(fmt::format("{}: every format is optional and none of their plugins is installed; "
+                                      "nothing to run (see `formatbench plugins`)",
+                                      s.source));
+    for (std::size_t i = 0; i < kept.size(); ++i)
+        kept[i].index = i;
+    s.cases = std::move(kept);
+    return notes;
+}
+
 void check_study_paths(const study& s) {
     std::set<std::string> checked;
     for (const auto& c : s.cases) {

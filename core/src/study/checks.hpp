@@ -8,9 +8,19 @@
 #include "host/registry.hpp"
 #include "study/study.hpp"
 
+#include <string>
+#include <vector>
+
 namespace formatbench {
 
 void check_study_plugins(const study& s, const registry& reg);
+
+// Removes the cases of formats marked `optional: true` whose plugin is not
+// installed, renumbering the rest, and returns one note per removed format
+// for the user. A plugin that is there but broken is not "missing": that
+// stays an error of check_study_plugins. Throws usage_error when nothing is
+// left to run.
+std::vector<std::string> drop_missing_optional_formats(study& s, const registry& reg);
 
 // from_file inputs: exist, are regular files and readable. The data folder
 // (`directory`, when given): exists, is a folder, can be written. A missing

@@ -428,6 +428,8 @@ format_entry read_format(const reader& r, const YAML::Node& n, const std::string
         e.label = r.single_string(label, path + ".label", "a label (a single string)");
         if (e.label.empty()) r.fail(label, path + ".label", "the label must not be empty");
     }
+    if (const YAML::Node optional = n["optional"]; optional.IsDefined())
+        e.base.optional = r.single(optional, path + ".optional", syntaxes::boolean);
     if (const YAML::Node options = n["options"]; options.IsDefined()) {
         const std::string p = path + ".options";
         r.require_map(options, p, "a map of option names to values (or lists of values), like {level: 6}");

@@ -66,6 +66,7 @@ struct format_spec {
     option_list options;
     std::string base_label; // the label before swept values were appended ("zlib"), for baseline matching
     std::string origin;     // "FILE:LINE:COLUMN" of the format in the study, for messages ("" if none)
+    bool optional = false;  // `optional: true`: skipped, with a note, when no plugin has this id
 };
 
 // Timing and I/O parameters of a case (each may be swept).
