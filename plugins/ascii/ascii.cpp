@@ -30,7 +30,8 @@ struct ascii_format {
                            "significant digits (printf %g)"),
         sdk::option_int("precision", "16", 0, 40,
                         "digits for fixed and scientific (after the point) and general (significant); "
-                        "ignored by shortest"),
+                        "ignored by shortest. Bit-exact floats need scientific >= 16 or general >= 17 "
+                        "(f64), scientific >= 8 or general >= 9 (f32); integers are always exact"),
         sdk::option_int("values_per_line", "1", 1, 1000000000, "values on each line"),
         sdk::option_string("separator", " ",
                            "between values on one line: spaces, tabs and commas only, so it reads back"),
@@ -54,6 +55,9 @@ struct ascii_format {
     }
 
     static bool is_lossless(const sdk::options& o) { return formatbench::detail::is_lossless(o); }
+    static bool is_lossless(const sdk::options& o, fb_dtype d) {
+        return formatbench::detail::is_lossless(o, d);
+    }
 
     using writer = formatbench::detail::text_writer;
     using reader = formatbench::detail::text_reader;

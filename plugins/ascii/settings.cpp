@@ -42,18 +42,24 @@ std::size_t text_settings::value_bound(fb_dtype dtype) const noexcept {
     return text + separator.size() + 1;
 }
 
-bool is_lossless(const sdk::options& options) {
-    // The ABI asks without a dtype, so the answer must hold for f64 and f32
-    // alike; integers are always written exactly whatever the notation.
-    // shortest: std::to_chars guarantees that from_chars reads it back
-    // bit-exact. scientific with >= 16 digits after the point, and general
-    // with >= 17 significant digits, give 17 significant digits: enough for
-    // any binary64 (and so for binary32, which needs 9). fixed loses small
-    // values whatever the precision. NaN payloads are not kept by any
-    // notation (all NaNs are written "nan" or "-nan").
+bool is_lossless(const sdk::options& options, fb_dtype dtype) {
+    // Integers are written in full whatever the notation: it applies to
+    // floats only. shortest: std::to_chars guarantees that from_chars reads
+    // it back bit-exact. Otherwise the text must carry enough significant
+    // digits to single out every value of the type: 17 for binary64, 9 for
+    // binary32 (scientific with precision p carries p + 1, general p).
+    // fixed loses small values whatever the precision. NaN payloads are not
+    // kept by any notation (all NaNs are written "nan" or "-nan").
+    if (dtype != FB_DTYPE_F64 && dtype != FB_DTYPE_F32) return true;
     const std::string& n = options.get_string("notation");
-    std::int64_t p = options.get_int("precision");
-    return n == "shortest" || (n == "scientific" && p >= 16) || (n == "general" && p >= 17);
+    const std::int64_t p = options.get_int("precision");
+    const std::int64_t needed = dtype == FB_DTYPE_F64 ? 17 : 9;
+    return n == "shortest" || (n == "scientific" && p + 1 >= needed) || (n == "general" && p >= needed);
+}
+
+bool is_lossless(const sdk::options& options) {
+    // The ABI 1.0 question has no dtype: the answer must hold for all of them.
+    return is_lossless(options, FB_DTYPE_F64) && is_lossless(options, FB_DTYPE_F32);
 }
 
 } // namespace formatbench::detail

@@ -43,7 +43,9 @@ struct text_settings {
     std::size_t value_bound(fb_dtype dtype) const noexcept;
 };
 
-// Whether these options read back bit-exact for every dtype.
+// Whether these options read back bit-exact for `dtype` (NaN payloads
+// aside), and for every dtype (the ABI 1.0 question).
+bool is_lossless(const sdk::options& options, fb_dtype dtype);
 bool is_lossless(const sdk::options& options);
 
 } // namespace formatbench::detail

@@ -162,6 +162,17 @@ TEST(ascii_descriptor, lossless_depends_on_notation) {
     EXPECT_FALSE(p.is_lossless({{"notation", "scientific"}, {"precision", "15"}}, FB_DTYPE_F64));
     EXPECT_TRUE(p.is_lossless({{"notation", "general"}, {"precision", "17"}}, FB_DTYPE_F64));
     EXPECT_FALSE(p.is_lossless({{"notation", "general"}, {"precision", "16"}}, FB_DTYPE_F64));
+    // binary32 needs 9 significant digits, not 17.
+    EXPECT_TRUE(p.is_lossless({{"notation", "scientific"}, {"precision", "8"}}, FB_DTYPE_F32));
+    EXPECT_FALSE(p.is_lossless({{"notation", "scientific"}, {"precision", "7"}}, FB_DTYPE_F32));
+    EXPECT_TRUE(p.is_lossless({{"notation", "general"}, {"precision", "9"}}, FB_DTYPE_F32));
+    EXPECT_FALSE(p.is_lossless({{"notation", "general"}, {"precision", "8"}}, FB_DTYPE_F32));
+    EXPECT_FALSE(p.is_lossless({{"notation", "fixed"}, {"precision", "60"}}, FB_DTYPE_F32));
+    // Integers are written in full whatever the notation.
+    for (fb_dtype d : {FB_DTYPE_I64, FB_DTYPE_I32, FB_DTYPE_U8}) {
+        EXPECT_TRUE(p.is_lossless({{"notation", "fixed"}, {"precision", "0"}}, d));
+        EXPECT_TRUE(p.is_lossless({{"notation", "general"}, {"precision", "1"}}, d));
+    }
 }
 
 // ---- Round trips ------------------------------------------------------------
@@ -244,6 +255,31 @@ TEST_F(ascii_test, scientific_16_reads_back_bit_exact_as_claimed) {
     ASSERT_TRUE(ascii().is_lossless(opts, FB_DTYPE_F64));
     write_values(path("a.txt"), FB_DTYPE_F64, v, opts);
     EXPECT_TRUE(bits_equal(read_values<double>(path("a.txt"), FB_DTYPE_F64, v.size()), v));
+}
+
+// The f32 thresholds checked by the values themselves: 9 significant digits
+// read back every float bit-exact, 8 do not (so the claim is not too weak).
+TEST_F(ascii_test, f32_thresholds_read_back_as_claimed) {
+    std::mt19937 gen(5);
+    std::vector<float> v;
+    while (v.size() < 100000) {
+        float x = std::bit_cast<float>(static_cast<std::uint32_t>(gen()));
+        if (std::isfinite(x)) v.push_back(x);
+    }
+    for (const option_list& opts : {option_list{{"notation", "scientific"}, {"precision", "8"}},
+                                    option_list{{"notation", "general"}, {"precision", "9"}}}) {
+        ASSERT_TRUE(ascii().is_lossless(opts, FB_DTYPE_F32));
+        write_values(path("a.txt"), FB_DTYPE_F32, v, opts);
+        EXPECT_TRUE(bits_equal(read_values<float>(path("a.txt"), FB_DTYPE_F32, v.size()), v))
+            << opts[0].second;
+    }
+    for (const option_list& opts : {option_list{{"notation", "scientific"}, {"precision", "7"}},
+                                    option_list{{"notation", "general"}, {"precision", "8"}}}) {
+        ASSERT_FALSE(ascii().is_lossless(opts, FB_DTYPE_F32));
+        write_values(path("a.txt"), FB_DTYPE_F32, v, opts);
+        EXPECT_FALSE(bits_equal(read_values<float>(path("a.txt"), FB_DTYPE_F32, v.size()), v))
+            << opts[0].second;
+    }
 }
 
 // ---- The reference format -----------------------------------------------------
