@@ -54,7 +54,7 @@ void output_file::write_all(const unsigned char* data, std::size_t n) {
     if (!file_.is_open())
         throw sdk::error(FB_E_STATE,
                          std::string(wording_.prefix) + "write to '" + path_ + "' after it was closed");
-    file_.write_all(data, n);
+    io_.time([&] { file_.write_all(data, n); });
     written_ += n;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "byte_buffer.hpp"
+#include "time_total.hpp"
 
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
@@ -54,6 +55,8 @@ public:
     const std::string& path() const noexcept { return path_; }
     std::size_t capacity() const noexcept { return buffer_.size(); }
     std::uint64_t bytes_written() const noexcept { return written_; }
+    // Seconds inside write(2) so far (the io_s metric).
+    double io_seconds() const noexcept { return io_.seconds(); }
 
 private:
     void write_all(const unsigned char* data, std::size_t n);
@@ -64,6 +67,7 @@ private:
     byte_buffer buffer_;
     std::size_t used_ = 0;
     std::uint64_t written_ = 0;
+    time_total io_;
 };
 
 // Opens `path` to be read sequentially; a directory is refused with FB_E_IO.

@@ -1,6 +1,8 @@
 // Parallel deflate into one stream; see parallel_deflate.hpp for the format.
 #include "parallel_deflate.hpp"
 
+#include <chrono>
+
 #include <formatbench/plugin.hpp>
 
 #include <zlib.h>
@@ -26,7 +28,8 @@ struct parallel_deflate::slot {
     bool last = false;
     bool done = false;
     std::uint32_t check = 0;
-    std::string error; // non-empty when compressing failed
+    std::uint64_t codec_ns = 0; // the worker's time in compress()
+    std::string error;          // non-empty when compressing failed
 };
 
 struct parallel_deflate::worker_stream {
@@ -135,6 +138,7 @@ void parallel_deflate::write_oldest() {
         throw sdk::error(FB_E_INTERNAL, "zlib: compressing '" + out_.path() + "': " + s.error);
     out_.append(s.output.data(), s.output_size);
     check_.append(s.check, s.input_size);
+    codec_.add_ns(s.codec_ns);
     ++written_;
 }
 
@@ -148,6 +152,7 @@ void parallel_deflate::run(std::size_t worker) {
             block = taken_++;
         }
         slot& s = *slots_[block % slots_.size()];
+        const auto start = std::chrono::steady_clock::now();
         try {
             compress(s, *streams_[worker]);
         } catch (const std::exception& e) {
@@ -155,6 +160,7 @@ void parallel_deflate::run(std::size_t worker) {
         } catch (...) {
             s.error = "unknown error";
         }
+        s.codec_ns = static_cast<std::uint64_t>((std::chrono::steady_clock::now() - start).count());
         {
             std::lock_guard<std::mutex> g(lock_);
             s.done = true;

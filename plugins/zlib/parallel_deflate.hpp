@@ -20,6 +20,7 @@
 #include "settings.hpp"
 
 #include "common/file_io.hpp"
+#include "common/time_total.hpp"
 
 #include <condition_variable>
 #include <cstddef>
@@ -50,6 +51,9 @@ public:
     void drain();
     // The check value and length of everything written so far.
     const running_check& check() const noexcept { return check_; }
+    // Seconds the workers spent compressing the blocks written out so far
+    // (deflate and the block's check value), summed over the workers.
+    double codec_seconds() const noexcept { return codec_.seconds(); }
 
 private:
     struct slot;
@@ -71,6 +75,7 @@ private:
     std::uint64_t submitted_ = 0;        // blocks queued
     std::uint64_t taken_ = 0;            // blocks a worker has started
     std::uint64_t written_ = 0;          // blocks handed to out_
+    time_total codec_;                   // summed from the slots in write_oldest
     bool stop_ = false;
 
     running_check check_;

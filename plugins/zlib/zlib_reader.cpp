@@ -30,7 +30,7 @@ bool is_zlib_header(const unsigned char* b) {
 
 zlib_reader::zlib_reader(const sdk::open_request& request)
     : settings_(parse_settings(request)), file_(open_input(request.path, zlib_wording)),
-      requested_elements_(request.count) {
+      metrics_(request.metrics()), requested_elements_(request.count) {
     input_.resize(input_buffer_bytes);
     if (settings_.shuffle) {
         raw_block_.resize(settings_.block_bytes);
@@ -80,6 +80,9 @@ void zlib_reader::close() {
     file_.reset(); // nothing to flush: a failing close(2) changes nothing
     if (z_ready_) inflateEnd(&z_);
     z_ready_ = false;
+    metrics_("compressed_bytes", static_cast<double>(file_bytes_));
+    metrics_("codec_s", codec_.seconds());
+    metrics_("io_s", io_.seconds());
 }
 
 void zlib_reader::read(void* data, std::uint64_t count) {
@@ -143,7 +146,8 @@ void zlib_reader::refill() {
     if (eof_) return;
     if (z_.avail_in > 0 && z_.next_in != input_.data()) std::memmove(input_.data(), z_.next_in, z_.avail_in);
     std::size_t have = z_.avail_in;
-    std::size_t got = file_.read_full(input_.data() + have, input_.size() - have);
+    std::size_t got = io_.time([&] { return file_.read_full(input_.data() + have, input_.size() - have); });
+    file_bytes_ += got;
     if (got == 0) eof_ = true;
     z_.next_in = input_.data();
     z_.avail_in = uInt(have + got);
@@ -161,7 +165,7 @@ std::size_t zlib_reader::inflate_into(unsigned char* out, std::size_t n) {
         const uInt in_before = z_.avail_in;
         z_.next_out = out + done;
         z_.avail_out = uInt(n - done);
-        int rc = inflate(&z_, Z_NO_FLUSH);
+        int rc = codec_.time([&] { return inflate(&z_, Z_NO_FLUSH); });
         const std::size_t produced = (n - done) - z_.avail_out;
         done += produced;
         decoded_ += produced;

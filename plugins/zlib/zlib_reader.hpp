@@ -11,6 +11,7 @@
 #include "settings.hpp"
 
 #include "common/file_io.hpp"
+#include "common/time_total.hpp"
 
 #include <formatbench/plugin.hpp>
 
@@ -52,6 +53,9 @@ private:
 
     zlib_settings settings_;
     sdk::file file_;
+    sdk::metric_reporter metrics_;
+    time_total codec_, io_;            // inside inflate(), inside read(2)
+    std::uint64_t file_bytes_ = 0;     // read from the file
     std::uint64_t requested_elements_; // the open count (FB_COUNT_UNKNOWN if unknown)
     z_stream z_{};
     bool z_ready_ = false;

@@ -17,7 +17,8 @@ constexpr std::size_t output_buffer_bytes = std::size_t{1} << 20;
 constexpr std::size_t max_piece = std::size_t{1} << 30;
 
 zlib_writer::zlib_writer(const sdk::open_request& request)
-    : settings_(parse_settings(request)), file_(request.path, output_buffer_bytes, zlib_wording) {
+    : settings_(parse_settings(request)), file_(request.path, output_buffer_bytes, zlib_wording),
+      metrics_(request.metrics()) {
     blocks_ = settings_.shuffle || settings_.threads > 1;
     // Everything that can fail for reasons other than the file comes first,
     // so that the file is created last and never left behind.
@@ -126,13 +127,18 @@ void zlib_writer::close_unguarded() {
         emit_block(staging_.data(), pending_, true);
         pending_ = 0;
     }
+    double codec_s = codec_.seconds();
     if (pool_) {
         pool_->drain();
         auto trailer = pool_->check().trailer();
         file_.append(trailer.data(), trailer.size());
+        codec_s = pool_->codec_seconds();
         pool_.reset();
     }
     file_.close();
+    metrics_("compressed_bytes", static_cast<double>(file_.bytes_written()));
+    metrics_("codec_s", codec_s);
+    metrics_("io_s", file_.io_seconds());
 }
 
 void zlib_writer::emit_block(const unsigned char* src, std::size_t n, bool last) {
@@ -170,7 +176,7 @@ void zlib_writer::deflate_serial(const unsigned char* p, std::size_t n, int flus
             auto room = file_.space();
             z_.next_out = room.data();
             z_.avail_out = uInt(room.size());
-            int rc = deflate(&z_, f);
+            int rc = codec_.time([&] { return deflate(&z_, f); });
             file_.commit(room.size() - z_.avail_out);
             if (rc == Z_STREAM_ERROR)
                 throw sdk::error(FB_E_INTERNAL,

@@ -49,6 +49,8 @@ private:
 
     zlib_settings settings_;
     output_file file_;
+    sdk::metric_reporter metrics_;
+    time_total codec_; // serial paths: inside deflate()
     z_stream z_{};
     bool z_ready_ = false;
     std::unique_ptr<parallel_deflate> pool_;

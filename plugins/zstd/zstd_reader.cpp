@@ -30,7 +30,7 @@ std::uint32_t le32(const unsigned char* b) {
 
 zstd_reader::zstd_reader(const sdk::open_request& request)
     : settings_(parse_settings(request)), file_(open_input(request.path, zstd_wording)),
-      dtype_(request.dtype), requested_bytes_(request.count) {
+      metrics_(request.metrics()), dtype_(request.dtype), requested_bytes_(request.count) {
     if (requested_bytes_ != FB_COUNT_UNKNOWN) {
         if (requested_bytes_ > UINT64_MAX / settings_.element_size)
             throw sdk::error(FB_E_UNSUPPORTED, "zstd: " + std::to_string(request.count) +
@@ -109,6 +109,9 @@ void zstd_reader::check_header() {
 void zstd_reader::close() {
     file_.reset(); // nothing to flush: a failing close(2) changes nothing
     dctx_.reset();
+    metrics_("compressed_bytes", static_cast<double>(file_bytes_));
+    metrics_("codec_s", codec_.seconds());
+    metrics_("io_s", io_.seconds());
 }
 
 void zstd_reader::read(void* data, std::uint64_t count) {
@@ -180,7 +183,8 @@ void zstd_reader::refill() {
     std::size_t have = in_.size - in_.pos;
     if (have > 0 && in_.pos > 0) std::memmove(input_.data(), input_.data() + in_.pos, have);
     file_offset_ += in_.pos;
-    std::size_t got = file_.read_full(input_.data() + have, input_.size() - have);
+    std::size_t got = io_.time([&] { return file_.read_full(input_.data() + have, input_.size() - have); });
+    file_bytes_ += got;
     if (got < input_.size() - have) eof_ = true;
     in_.pos = 0;
     in_.size = have + got;
@@ -190,7 +194,7 @@ void zstd_reader::decode(ZSTD_outBuffer& out) {
     while (out.pos < out.size && !frame_end_) {
         if (in_.pos == in_.size) refill();
         const std::size_t in_before = in_.pos, out_before = out.pos;
-        std::size_t hint = ZSTD_decompressStream(dctx_.get(), &out, &in_);
+        std::size_t hint = codec_.time([&] { return ZSTD_decompressStream(dctx_.get(), &out, &in_); });
         decoded_ += out.pos - out_before;
         if (ZSTD_isError(hint)) decoder_error(hint);
         if (hint == 0) {
@@ -214,7 +218,8 @@ void zstd_reader::verify_end() {
             for (;;) {
                 if (in_.pos == in_.size) refill();
                 const std::size_t in_before = in_.pos;
-                std::size_t hint = ZSTD_decompressStream(dctx_.get(), &stable_out_, &in_);
+                std::size_t hint =
+                    codec_.time([&] { return ZSTD_decompressStream(dctx_.get(), &stable_out_, &in_); });
                 if (ZSTD_isError(hint)) decoder_error(hint);
                 if (hint == 0) break;
                 if (in_.pos == in_before) {

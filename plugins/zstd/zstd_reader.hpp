@@ -20,6 +20,7 @@
 #include "settings.hpp"
 
 #include "common/byte_buffer.hpp"
+#include "common/time_total.hpp"
 
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
@@ -66,6 +67,9 @@ private:
 
     zstd_settings settings_;
     sdk::file file_;
+    sdk::metric_reporter metrics_;
+    time_total codec_, io_;        // inside ZSTD_decompressStream, inside read(2)
+    std::uint64_t file_bytes_ = 0; // read from the file
     fb_dtype dtype_;
     std::uint64_t requested_bytes_; // the open count in bytes, or FB_COUNT_UNKNOWN
     std::unique_ptr<ZSTD_DCtx, dctx_free> dctx_;

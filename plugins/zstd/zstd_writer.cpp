@@ -23,7 +23,7 @@ constexpr std::size_t output_buffer_bytes = std::size_t{1} << 20;
 
 zstd_writer::zstd_writer(const sdk::open_request& request)
     : settings_(parse_settings(request)), file_(request.path, output_buffer_bytes, zstd_wording),
-      total_bytes_(request.count) {
+      metrics_(request.metrics()), total_bytes_(request.count) {
     const std::string& path = request.path;
     if (total_bytes_ != FB_COUNT_UNKNOWN) {
         if (total_bytes_ > UINT64_MAX / settings_.element_size)
@@ -144,7 +144,7 @@ void zstd_writer::compress(const unsigned char* p, std::size_t n, ZSTD_EndDirect
     for (;;) {
         auto room = file_.space(room_wanted);
         ZSTD_outBuffer out{room.data(), room.size(), 0};
-        std::size_t left = ZSTD_compressStream2(cctx_.get(), &out, &in, mode);
+        std::size_t left = codec_.time([&] { return ZSTD_compressStream2(cctx_.get(), &out, &in, mode); });
         file_.commit(out.pos);
         check_compress(left, "compressing", file_.path());
         if (mode == ZSTD_e_end ? left == 0 : in.pos == in.size) break;
@@ -181,6 +181,9 @@ void zstd_writer::close_unguarded() {
     }
     cctx_.reset();
     file_.close();
+    metrics_("compressed_bytes", static_cast<double>(file_.bytes_written()));
+    metrics_("codec_s", codec_.seconds());
+    metrics_("io_s", file_.io_seconds());
 }
 
 } // namespace formatbench::detail

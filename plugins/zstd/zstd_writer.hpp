@@ -58,6 +58,8 @@ private:
 
     zstd_settings settings_;
     output_file file_;
+    sdk::metric_reporter metrics_;
+    time_total codec_; // inside ZSTD_compressStream2 (with workers: waiting for them too)
     std::unique_ptr<ZSTD_CCtx, cctx_free> cctx_;
     std::uint64_t total_bytes_; // announced payload, or FB_COUNT_UNKNOWN
     std::uint64_t written_ = 0; // payload bytes received

@@ -129,4 +129,42 @@ expect_status 2 "$FB" plan optional.yaml --set 'formats=[{plugin: not-built, opt
 expect_in "$work/err" "nothing to run"
 expect_status 2 "$FB" plan optional.yaml --set formats.1.optional=maybe
 expect_in "$work/err" "formats[1].optional"
+
+# ---- plugin metrics (ABI 1.1) of the compressing plugins: compressed_bytes
+# is the file's size as formatbench measured it; codec_s and io_s are parts
+# of the stream's own time (serial paths: within the phase's wall time;
+# zlib's worker threads: within threads x wall time).
+cat > metrics.yaml <<'YAML'
+name: metrics
+defaults: {repeat: 2, warmup: 0}
+datasets: [{dtype: f64, count: 2e5, distribution: smooth}]
+formats:
+  - zlib
+  - {plugin: zlib, label: zlib-t2, options: {threads: 2, shuffle: true}, chunk: 64KiB}
+  - zstd
+  - {plugin: zstd, label: zstd-shuffle, options: {shuffle: true}, chunk: 4KiB}
+YAML
+expect_status 0 "$FB" run metrics.yaml --json metrics.json --csv metrics.csv
+expect_in "$work/out" "plugin metrics (median per repetition)"
+expect_in "$work/out" "write compressed_bytes"
+$PY - metrics.json metrics.csv <<'PY' || fail "plugin metrics"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["cases"]) == 4
+for c in d["cases"]:
+    label = c["format"]["label"]
+    threads = 2 if label == "zlib-t2" else 1
+    for s in c["samples"]:
+        for phase in ("write", "read"):
+            m, wall = s[phase]["metrics"], s[phase]["wall_s"]
+            assert set(m) == {"compressed_bytes", "codec_s", "io_s"}, (label, m)
+            assert m["compressed_bytes"] == c["file_bytes"], (label, phase, m, c["file_bytes"])
+            assert 0 < m["codec_s"] <= (threads if phase == "write" else 1) * wall, (label, phase, m, wall)
+            assert 0 <= m["io_s"] and (threads > 1 or m["codec_s"] + m["io_s"] <= wall), (label, phase, m, wall)
+rows = {r["format"]: r for r in csv.DictReader(open(sys.argv[2], newline=""))}
+assert float(rows["zstd"]["write.compressed_bytes"]) == d["cases"][2]["file_bytes"], rows["zstd"]
+print("metrics: compressed_bytes = file size; codec_s, io_s within the phase time")
+PY
+expect_status 0 "$FB" report metrics.json -o metrics.html
+expect_in metrics.html "codec_s"
 echo "run: ok"

@@ -2,6 +2,7 @@
 // Markdown, CSV read back with an RFC 4180 parser) on a synthetic study.
 #include "base/error.hpp"
 #include "report/outputs.hpp"
+#include "report/units.hpp"
 #include "results/json.hpp"
 #include "results/stats.hpp"
 
@@ -609,6 +610,16 @@ TEST(Numbers, CsvColumnsAreTheHandComputedValues) {
     EXPECT_NEAR(at(2, "write_speedup"), 6.0, 1e-12);
     EXPECT_NEAR(at(2, "read_speedup"), 2.0, 1e-12);
     EXPECT_NEAR(at(2, "write_mb_s"), 12000.0, 1e-9);
+}
+
+TEST(Numbers, MetricsShowTheUnitOfTheirSuffix) {
+    EXPECT_EQ(formatbench::detail::format_metric("codec_s", 0.194007), "194 ms");
+    EXPECT_EQ(formatbench::detail::format_metric("io_s", 1.5e-6), "1.50 \u00b5s");
+    EXPECT_EQ(formatbench::detail::format_metric("compressed_bytes", 7403189.0), "7.40 MB");
+    EXPECT_EQ(formatbench::detail::format_metric("compressed_bytes", 999.0), "999 B");
+    EXPECT_EQ(formatbench::detail::format_metric("chunks", 1234567.0), "1.23457e+06");
+    EXPECT_EQ(formatbench::detail::format_metric("threads", 2.0), "2");
+    EXPECT_EQ(formatbench::detail::format_metric("lost_bytes", -1.0), "-1"); // no negative size
 }
 
 TEST(Numbers, MarkdownAndConsoleShowTheValuesWithUnits) {

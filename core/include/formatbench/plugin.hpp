@@ -268,6 +268,17 @@ struct part_of_file {
     std::uint64_t total = 0;
 };
 
+// The host's metric sink, kept by a stream that reports at close (a copy of
+// open_request's, cheap to store). Does nothing with a host that does not
+// collect metrics.
+struct metric_reporter {
+    fb_metric_fn fn = nullptr;
+    void* sink = nullptr;
+    void operator()(const char* name, double value) const noexcept {
+        if (fn) fn(sink, name, value);
+    }
+};
+
 // What a writer or reader constructor receives.
 struct open_request {
     fb_dtype dtype;
@@ -287,6 +298,8 @@ struct open_request {
     void metric(const char* name, double value) const noexcept {
         if (metric_fn) metric_fn(metric_sink, name, value);
     }
+    // The sink to keep, for a stream that reports later (at close).
+    metric_reporter metrics() const noexcept { return {metric_fn, metric_sink}; }
 };
 
 // Identity and capabilities, returned by the plugin class's static info().

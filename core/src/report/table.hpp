@@ -147,7 +147,7 @@ inline results_table metrics_table(const dataset_group& g) {
             std::string cell = "-";
             for (const auto& [k, v] : metric_medians(*c, write))
                 if (k == name) {
-                    cell = fmt::format("{:.6g}", v);
+                    cell = format_metric(name, v);
                     any = true;
                 }
             row.push_back(cell);

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace formatbench::detail {
 
@@ -80,6 +81,17 @@ inline std::string format_ratio(double r) {
 inline std::string format_percent(double fraction) {
     if (!std::isfinite(fraction) || fraction < 0) return "-";
     return fmt::format("{:.0f}%", fraction * 100);
+}
+
+// A plugin metric, by its name's unit suffix (the ABI asks for one):
+// "codec_s" 0.194 -> "194 ms", "compressed_bytes" 7403189 -> "7.40 MB",
+// anything else with six significant digits.
+inline std::string format_metric(std::string_view name, double value) {
+    if (!std::isfinite(value)) return "-";
+    if (name.ends_with("_s")) return format_duration(value);
+    if (name.ends_with("_bytes") && value >= 0 && value < 1.8e19)
+        return format_bytes(static_cast<std::uint64_t>(std::llround(value)));
+    return fmt::format("{:.6g}", value);
 }
 
 } // namespace formatbench::detail
