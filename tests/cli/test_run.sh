@@ -130,6 +130,26 @@ expect_in "$work/err" "nothing to run"
 expect_status 2 "$FB" plan optional.yaml --set formats.1.optional=maybe
 expect_in "$work/err" "formats[1].optional"
 
+# ---- NaN payloads (docs/config.md): binary formats keep R's NA_real_ (a NaN
+# with payload 1954), text cannot, and verification says so.
+$PY -c 'import struct,sys; open(sys.argv[1],"wb").write(struct.pack("<dQdQ", 1.5, 0x7FF00000000007A2, -3.25, 0x7FF8000000000000))' na.bin
+cat > na.yaml <<'YAML'
+name: na
+defaults: {repeat: 1, warmup: 0}
+datasets: [{from_file: {path: na.bin, plugin: raw}, dtype: f64, count: 4}]
+formats: [raw, zstd, ascii]
+YAML
+expect_status 1 "$FB" run na.yaml --json na.json
+$PY - na.json <<'PY' || fail "NaN payloads"
+import json, sys
+cases = {c["format"]["label"]: c for c in json.load(open(sys.argv[1]))["cases"]}
+for label in ("raw", "zstd"):
+    assert cases[label]["status"] == "ok" and cases[label]["verify"]["mismatches"] == 0, cases[label]
+a = cases["ascii"]
+assert a["status"] == "failed" and a["verify"]["mismatches"] == 1 and a["verify"]["max_abs_error"] == 0, a
+PY
+expect_in "$work/out" "1 differ"
+
 # ---- plugin metrics (ABI 1.1) of the compressing plugins: compressed_bytes
 # is the file's size as formatbench measured it; codec_s and io_s are parts
 # of the stream's own time (serial paths: within the phase's wall time;

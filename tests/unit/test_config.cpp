@@ -4,8 +4,8 @@
 // and --set must reach every key of the schema and nothing else.
 #include "base/suggest.hpp"
 #include "host/registry.hpp"
-#include "study/plan.hpp"
 #include "study/checks.hpp"
+#include "study/plan.hpp"
 #include "study/reader.hpp"
 #include "test_registry.hpp"
 
@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <string>
@@ -465,6 +466,29 @@ TEST(config_read, integer_ranges_must_fit_the_dtype) {
             "datasets: [{dtype: u8, distribution: integers, low: 0, high: 300}]\nformats: [memory]\n", "<t>");
     });
     EXPECT_NE(message.find("does not fit dtype u8"), std::string::npos) << message;
+    message = error_of([] {
+        fb::load_study_text("datasets: [{dtype: i32, distribution: integers, low: -2147483649, high: "
+                            "0}]\nformats: [memory]\n",
+                            "<t>");
+    });
+    EXPECT_NE(message.find("does not fit dtype i32"), std::string::npos) << message;
+    // The whole i64 range, and its top end: 2^63 - 1 is not 2^63 (through a
+    // double they are the same number).
+    auto s = fb::load_study_text("datasets: [{dtype: i64, distribution: integers, low: -9223372036854775808, "
+                                 "high: 9223372036854775807}]\nformats: [memory]\n",
+                                 "<t>");
+    EXPECT_EQ(s.cases[0].dataset.low, std::numeric_limits<std::int64_t>::min());
+    EXPECT_EQ(s.cases[0].dataset.high, std::numeric_limits<std::int64_t>::max());
+    s = fb::load_study_text("datasets: [{dtype: i32, distribution: integers, low: -2147483648, "
+                            "high: 2147483647}]\nformats: [memory]\n",
+                            "<t>");
+    EXPECT_EQ(s.cases[0].dataset.high, 2147483647);
+    message = error_of([] {
+        fb::load_study_text("datasets: [{dtype: i64, distribution: integers, high: 9223372036854775808}]\n"
+                            "formats: [memory]\n",
+                            "<t>");
+    });
+    EXPECT_NE(message.find("expected a whole number"), std::string::npos) << message;
 }
 
 TEST(config_read, top_level_settings) {

@@ -66,9 +66,11 @@ double real_value(const dataset_spec& s, std::uint64_t seed, std::uint64_t i) no
     }
     case distribution::constant: return s.value;
     case distribution::integers: {
-        auto span = static_cast<std::uint64_t>(s.high - s.low) + 1;
-        std::uint64_t r = mul_high(counter_bits(seed, i), span);
-        return static_cast<double>(s.low + static_cast<std::int64_t>(r));
+        // Unsigned: high - low overflows int64 for wide ranges.
+        const auto span = static_cast<std::uint64_t>(s.high) - static_cast<std::uint64_t>(s.low) + 1;
+        const std::uint64_t bits = counter_bits(seed, i);
+        const std::uint64_t r = span ? mul_high(bits, span) : bits; // 0: the whole 2^64 range
+        return static_cast<double>(static_cast<std::int64_t>(static_cast<std::uint64_t>(s.low) + r));
     }
     }
     return 0;
@@ -97,7 +99,8 @@ void fill_int(const dataset_spec& s, std::uint64_t seed, std::uint64_t first, st
         return;
     }
     if (s.dist == distribution::integers) {
-        auto span = static_cast<std::uint64_t>(s.high - s.low) + 1; // 0 means the whole 2^64 range
+        // Unsigned: high - low overflows int64 for wide ranges. 0 means the whole 2^64 range.
+        const auto span = static_cast<std::uint64_t>(s.high) - static_cast<std::uint64_t>(s.low) + 1;
         for (std::uint64_t k = 0; k < count; ++k) {
             std::uint64_t bits = counter_bits(seed, first + k);
             std::uint64_t r = span ? mul_high(bits, span) : bits;

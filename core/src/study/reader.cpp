@@ -323,7 +323,18 @@ dataset_entry read_dataset(const reader& r, const YAML::Node& n, const std::stri
     return e;
 }
 
-// The value range a dtype holds, for checks of integer and constant data.
+// The value range a dtype holds, for checks of integer ranges: compared as
+// integers, since a double cannot tell 2^63 - 1 from 2^63.
+bool fits(dtype d, std::int64_t v) {
+    switch (d) {
+    case FB_DTYPE_U8: return v >= 0 && v <= 255;
+    case FB_DTYPE_I32:
+        return v >= std::numeric_limits<std::int32_t>::min() && v <= std::numeric_limits<std::int32_t>::max();
+    default: return true; // i64 holds every int64; floats take any value, rounded
+    }
+}
+
+// The same for a constant, which the study gives as a number.
 bool fits(dtype d, double v) {
     switch (d) {
     case FB_DTYPE_U8: return v >= 0 && v <= 255;
@@ -370,8 +381,7 @@ std::vector<dataset_spec> expand_dataset(const reader& r, const dataset_entry& e
             if (d.dist == distribution::integers) {
                 if (d.low > d.high)
                     r.fail(e.node, e.path, fmt::format("low ({}) is above high ({})", d.low, d.high));
-                if (is_integer_dtype(d.type) &&
-                    (!fits(d.type, static_cast<double>(d.low)) || !fits(d.type, static_cast<double>(d.high))))
+                if (is_integer_dtype(d.type) && (!fits(d.type, d.low) || !fits(d.type, d.high)))
                     r.fail(e.node, e.path,
                            fmt::format("the integer range [{}, {}] does not fit dtype {}", d.low, d.high,
                                        dtype_name(d.type)));
