@@ -42,7 +42,13 @@ struct ascii_format {
             "nonfinite", "c", nonfinite_styles,
             "infinities and NaN as C writes them (inf, -inf, nan, -nan) or as gfortran's F0 and "
             "G0 do (Inf, -Inf, NaN); the reader takes both"),
+        sdk::option_int("width", "0", 0, 1000,
+                        "each value right-aligned in this many characters, spaces in front (Fortran's w "
+                        "in ESw.d); 0 = as many as it needs. Must fit the longest value of the dtype; "
+                        "shared files (MPI layout: shared_file) need it"),
     };
+
+    static constexpr bool parts = true;
 
     static sdk::plugin_info info() {
         return {"ascii",

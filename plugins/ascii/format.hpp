@@ -69,6 +69,16 @@ char* format_one(char* p, char* limit, T v, const text_settings& s) noexcept {
     }
 }
 
+// Right-aligns the text [begin, end) in `width` characters, spaces in
+// front; the text is never longer (text_settings::check_width).
+inline char* pad_to_width(char* begin, char* end, std::size_t width) noexcept {
+    const auto n = static_cast<std::size_t>(end - begin);
+    if (n >= width) return end;
+    std::memmove(begin + (width - n), begin, n);
+    std::memset(begin, ' ', width - n);
+    return begin + width;
+}
+
 } // namespace format_impl
 
 // Formats values v[0..n) at c.out, never past `limit`: stops early, before a
@@ -84,7 +94,9 @@ std::size_t format_values(const T* v, std::size_t n, format_cursor& c, char* lim
     if (s.values_per_line == 1) {
         // The common case: one value per line, no column bookkeeping.
         for (; i < n && static_cast<std::size_t>(limit - p) >= bound; ++i) {
+            char* start = p;
             p = format_impl::format_one(p, limit, v[i], s);
+            if (s.width) p = format_impl::pad_to_width(start, p, s.width);
             *p++ = '\n';
         }
     } else {
@@ -102,7 +114,9 @@ std::size_t format_values(const T* v, std::size_t n, format_cursor& c, char* lim
                     p += sep_size;
                 }
             }
+            char* start = p;
             p = format_impl::format_one(p, limit, v[i], s);
+            if (s.width) p = format_impl::pad_to_width(start, p, s.width);
             if (++column == s.values_per_line) {
                 *p++ = '\n';
                 column = 0;

@@ -88,6 +88,30 @@ text_reader::text_reader(const sdk::open_request& request) : path_(request.path)
     file_ = sdk::file::open_read(request.path);
     struct stat st = file_.status();
     auto size = static_cast<std::uint64_t>(st.st_size);
+    std::uint64_t first_byte = 0;
+    if (request.part) {
+        // A part of a shared file written with a width: value i starts at
+        // byte i x stride, its line is i / values_per_line.
+        const text_settings s = text_settings::from(request.options);
+        s.check_width(dtype_);
+        const std::size_t stride = s.stride();
+        if (stride == 0)
+            throw sdk::error(FB_E_UNSUPPORTED, "ascii: '" + path_ +
+                                                   "': a part of a shared file (layout: shared_file) needs "
+                                                   "values of one length: set option width and a "
+                                                   "one-character separator, as the file was written");
+        const std::uint64_t total = request.part->total;
+        if (S_ISREG(st.st_mode) && (total > UINT64_MAX / stride || size != total * stride))
+            throw sdk::error(size < total * stride ? FB_E_TRUNCATED : FB_E_CORRUPT,
+                             "ascii: '" + path_ + "' holds " + std::to_string(size) + " bytes; " +
+                                 std::to_string(total) + " values of width " + std::to_string(s.width) +
+                                 " take " + std::to_string(total * stride) +
+                                 " (the count, width or separator does not match the file)");
+        first_byte = request.part->offset * stride;
+        const std::uint64_t line = request.part->offset / s.values_per_line;
+        line_ = line + 1;
+        line_offset_ = static_cast<std::int64_t>(line * s.values_per_line * stride);
+    }
     if (S_ISREG(st.st_mode) && size >= map_min_bytes && size < SIZE_MAX / 2 &&
         map_.map(file_.fd(), static_cast<std::size_t>(size))) {
         data_ = map_.data();
@@ -95,12 +119,17 @@ text_reader::text_reader(const sdk::open_request& request) : path_(request.path)
         end_ = data_ + size;
         eof_ = true;
         data_[size] = ' '; // the separator after the last token
+        pos_ = data_ + first_byte;
         if (size >= parallel_min_bytes) helper_.start_early();
         return;
     }
     memory_ = make_aligned_buffer(prefix_bytes + block_bytes + 1);
     data_ = memory_.get() + prefix_bytes;
     pos_ = end_ = data_;
+    if (first_byte > 0) {
+        file_.seek(first_byte);
+        data_offset_ = static_cast<std::int64_t>(first_byte);
+    }
 }
 
 void text_reader::read(void* data, std::uint64_t count) {

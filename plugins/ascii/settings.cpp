@@ -1,6 +1,8 @@
 // Typed settings of the ascii plugin (see settings.hpp).
 #include "settings.hpp"
 
+#include <algorithm>
+
 namespace formatbench::detail {
 
 text_settings text_settings::from(const sdk::options& options) {
@@ -15,6 +17,7 @@ text_settings text_settings::from(const sdk::options& options) {
     s.separator = options.get_string("separator");
     s.leading_zero = options.get_bool("leading_zero");
     s.fortran_nonfinite = options.get_string("nonfinite") == "fortran";
+    s.width = static_cast<std::size_t>(options.get_int("width"));
     if (s.separator.empty())
         throw sdk::error(
             FB_E_INVALID_OPTION,
@@ -39,7 +42,53 @@ std::size_t text_settings::value_bound(fb_dtype dtype) const noexcept {
         case notation::general: text = p + 32; break;
         }
     }
-    return text + separator.size() + 1;
+    return std::max(text, width) + separator.size() + 1;
+}
+
+std::size_t text_settings::max_text(fb_dtype dtype) const noexcept {
+    const bool f64 = dtype == FB_DTYPE_F64;
+    const auto p = static_cast<std::size_t>(precision);
+    std::size_t n = 0;
+    switch (dtype) {
+    case FB_DTYPE_U8: return 3;   // 255
+    case FB_DTYPE_I32: return 11; // -2147483648
+    case FB_DTYPE_I64: return 20; // -9223372036854775808
+    case FB_DTYPE_F64:
+    case FB_DTYPE_F32: break;
+    }
+    // Exponents of up to 3 digits for f64 (e-308), 2 for f32 (e-45).
+    const std::size_t exponent = f64 ? 3 : 2;
+    switch (note) {
+    // -2.2250738585072014e-308 (24), -1.17549435e-38 (15)
+    case notation::shortest: n = f64 ? 24 : 15; break;
+    // A sign, every integer digit (309 for f64, 39 for f32), the point and p digits.
+    case notation::fixed: n = 1 + (f64 ? 309 : 39) + (p > 0 ? 1 + p : 0); break;
+    // -d.<p digits>e-xxx
+    case notation::scientific: n = 1 + 1 + (p > 0 ? 1 + p : 0) + 2 + exponent; break;
+    case notation::general: {
+        // %g with P significant digits: scientific with P - 1 after the
+        // point, or fixed down to 1e-4 ("-0.0001" and P digits).
+        const std::size_t sig = std::max<std::size_t>(p, 1);
+        n = std::max(1 + 1 + 1 + (sig - 1) + 2 + exponent, 1 + 6 + sig);
+        break;
+    }
+    }
+    return std::max<std::size_t>(n, 4); // "-inf", "-Inf"
+}
+
+void text_settings::check_width(fb_dtype dtype) const {
+    if (width == 0) return;
+    const std::size_t need = max_text(dtype);
+    if (width < need)
+        throw sdk::error(FB_E_INVALID_OPTION,
+                         "option 'width': " + std::to_string(width) + " characters are too few for " +
+                             sdk::dtype_name(dtype) + " values in this notation, which take up to " +
+                             std::to_string(need) + "; set width to " + std::to_string(need) + " or more");
+}
+
+std::size_t text_settings::stride() const noexcept {
+    if (width == 0 || (values_per_line > 1 && separator.size() != 1)) return 0;
+    return width + 1;
 }
 
 bool is_lossless(const sdk::options& options, fb_dtype dtype) {

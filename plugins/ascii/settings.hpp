@@ -33,6 +33,9 @@ struct text_settings {
     // Writes infinities and NaN as gfortran's F0.d and G0 do: "Inf", "-Inf",
     // "NaN" (true), or as std::to_chars does: "inf", "-inf", "nan", "-nan".
     bool fortran_nonfinite = false;
+    // Each value right-aligned in this many characters, padded with spaces
+    // in front (Fortran's w in ESw.d); 0: as many as the notation needs.
+    std::size_t width = 0;
 
     // From validated options; throws sdk::error(FB_E_INVALID_OPTION) for a
     // separator that the reader would not accept.
@@ -41,6 +44,17 @@ struct text_settings {
     // An upper bound on the bytes one value of `dtype` takes, followed by its
     // separator or newline.
     std::size_t value_bound(fb_dtype dtype) const noexcept;
+    // The longest text a value of `dtype` takes in this notation (exact for
+    // the worst value, padding aside).
+    std::size_t max_text(fb_dtype dtype) const noexcept;
+    // With a width: throws FB_E_INVALID_OPTION when some value of `dtype`
+    // would not fit it (so a fixed-width file never holds a cut value).
+    void check_width(fb_dtype dtype) const;
+    // Bytes from one value's start to the next one's in a fixed-width file
+    // (the value and its separator or newline), or 0 when values are not
+    // all the same length: no width, or a separator of several characters
+    // on lines of several values.
+    std::size_t stride() const noexcept;
 };
 
 // Whether these options read back bit-exact for `dtype` (NaN payloads

@@ -64,10 +64,35 @@ text_writer::text_writer(const sdk::open_request& request)
       bytes_per_value_(initial_bytes_per_value(settings_, request.dtype, bound_)) {
     // Allocate before creating the file, so that a failure leaves nothing
     // at the path.
+    settings_.check_width(dtype_);
+    std::uint64_t first_byte = 0;
+    if (request.part) {
+        // A part of a shared file: every value takes the same bytes, so the
+        // part's text starts at a known offset. Values are preceded by their
+        // separator, so a part that starts within a line writes the
+        // separator before its first value, and only the part that ends the
+        // file ends an unfinished last line.
+        const std::size_t stride = settings_.stride();
+        if (stride == 0)
+            throw sdk::error(
+                FB_E_UNSUPPORTED,
+                "ascii: '" + request.path +
+                    "': a part of a shared file (layout: shared_file) needs values of one length: "
+                    "set option width (at least " +
+                    std::to_string(settings_.max_text(dtype_)) + " here) and a one-character separator");
+        column_ = request.part->offset % settings_.values_per_line;
+        first_byte = request.part->offset * stride - (column_ != 0 ? 1 : 0);
+        ends_file_ = request.part->offset + request.count == request.part->total;
+    }
     staged_ = make_aligned_buffer(staged_values * request.element_size());
     seq_ = make_aligned_buffer(sequential_bytes);
     seq_end_ = seq_.get();
-    file_ = sdk::file::create(request.path);
+    if (request.part) {
+        file_ = sdk::file::open_shared(request.path);
+        file_.seek(first_byte);
+    } else {
+        file_ = sdk::file::create(request.path);
+    }
     if (request.count != FB_COUNT_UNKNOWN && request.count >= parallel_min) helper_.start_early();
 }
 
@@ -254,7 +279,7 @@ void text_writer::close() {
     drain();
     // put_sequential left room for at least one value's bound, so one more
     // byte always fits.
-    if (column_ != 0) {
+    if (column_ != 0 && ends_file_) {
         *seq_end_++ = '\n';
         column_ = 0;
     }

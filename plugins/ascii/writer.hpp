@@ -71,6 +71,7 @@ private:
     text_settings settings_;
     std::size_t bound_; // bytes one value may take, with what follows it
     std::uint64_t column_ = 0;
+    bool ends_file_ = true; // false for a part of a shared file before its last part
     // Bytes per value a piece is sized for: learnt from the text so far,
     // started from what the notation usually takes.
     double bytes_per_value_;

@@ -36,6 +36,12 @@
 //                  Writes copy in one thread: two threads faulting new
 //                  pages into one shared file mapping made 80 MB writes 4x
 //                  slower here (contention in the kernel).
+//
+// Shared files (formatbench.part/1, MPI `layout: shared_file`): a part
+// [offset, offset + count) reserves and maps only its own bytes (the
+// mapping starts at the page boundary below them; the bytes of the page
+// before the part are other parts' and are never stored to), so the parts
+// of one file are written by several processes at once.
 #include "copy_bytes.hpp"
 
 #include <formatbench/plugin.hpp>
@@ -44,6 +50,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -63,34 +70,42 @@ using sdk::error;
 constexpr sdk::file_wording wording{.prefix = "mmap: ", .close = "close", .space_hint = true};
 
 // Owns one mapping; empty (no mapping) for a zero-byte file, which mmap
-// cannot map.
+// cannot map. data() is the first byte asked for, `skip` bytes past the
+// page boundary where the mapping starts.
 class mapping {
 public:
     mapping() = default;
-    mapping(void* base, std::size_t size) : base_(base), size_(size) {}
+    mapping(void* base, std::size_t size, std::size_t skip = 0) : base_(base), size_(size), skip_(skip) {}
     mapping(mapping&& o) noexcept
-        : base_(std::exchange(o.base_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+        : base_(std::exchange(o.base_, nullptr)), size_(std::exchange(o.size_, 0)),
+          skip_(std::exchange(o.skip_, 0)) {}
     mapping& operator=(mapping&& o) noexcept {
         if (this != &o) {
             reset();
             base_ = std::exchange(o.base_, nullptr);
             size_ = std::exchange(o.size_, 0);
+            skip_ = std::exchange(o.skip_, 0);
         }
         return *this;
     }
     ~mapping() { reset(); }
-    unsigned char* data() const noexcept { return static_cast<unsigned char*>(base_); }
-    std::size_t size() const noexcept { return size_; }
+    unsigned char* data() const noexcept { return static_cast<unsigned char*>(base_) + skip_; }
+    // The bytes asked for (from data()).
+    std::size_t size() const noexcept { return size_ - skip_; }
     bool empty() const noexcept { return base_ == nullptr; }
+    // msync(2) of the whole mapping (it wants a page-aligned address).
+    int sync() const noexcept { return ::msync(base_, size_, MS_SYNC); }
     void reset() noexcept {
         if (base_) ::munmap(base_, size_);
         base_ = nullptr;
         size_ = 0;
+        skip_ = 0;
     }
 
 private:
     void* base_ = nullptr;
-    std::size_t size_ = 0;
+    std::size_t size_ = 0; // of the whole mapping
+    std::size_t skip_ = 0;
 };
 
 std::uint64_t byte_count(std::uint64_t count, std::size_t size, const std::string& path) {
@@ -105,11 +120,18 @@ std::uint64_t byte_count(std::uint64_t count, std::size_t size, const std::strin
 // so pages must not be faulted in before it. That is why populate uses
 // MADV_POPULATE_READ/WRITE (Linux 5.14) after madvise and not MAP_POPULATE,
 // which faults everything in at mmap time in 4 KiB pages.
-mapping map_file(const sdk::file& f, std::size_t bytes, bool writable, const sdk::options& o) {
+mapping map_file(const sdk::file& f, std::uint64_t offset, std::size_t bytes, bool writable,
+                 const sdk::options& o) {
     if (bytes == 0) return {};
-    void* base = ::mmap(nullptr, bytes, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, f.fd(), 0);
+    // mmap(2) maps from a page boundary: start at the one below offset.
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t start = offset / page * page;
+    const auto skip = static_cast<std::size_t>(offset - start);
+    bytes += skip;
+    void* base = ::mmap(nullptr, bytes, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, f.fd(),
+                        static_cast<off_t>(start));
     if (base == MAP_FAILED) f.fail("cannot map", errno);
-    mapping m(base, bytes);
+    mapping m(base, bytes, skip);
     const std::string& advice = o.get_string("advice");
     int a = advice == "sequential" ? MADV_SEQUENTIAL
             : advice == "random"   ? MADV_RANDOM
@@ -173,6 +195,8 @@ struct mmap_format {
                         "threads that copy a read of 16 MiB or more out of the mapping, each a slice"),
     };
 
+    static constexpr bool parts = true;
+
     static sdk::plugin_info info() {
         return {"mmap",
                 "1.0.0",
@@ -193,11 +217,15 @@ struct mmap_format {
                                 "' needs the total element count at open (the file is sized "
                                 "before it is mapped); this plugin declares needs-count");
             total_ = byte_count(r.count, size_, path_);
+            const std::uint64_t first = r.part ? byte_count(r.part->offset, size_, path_) : 0;
+            if (r.part) byte_count(r.part->total, size_, path_); // the whole file's size fits too
             sync_ = r.options.get_bool("sync_on_close");
             // O_RDWR: a shared writable mapping needs read access too. What
             // is at the path already (a user's file, /dev/full) is opened as
             // it is and never removed; a file we created is, if open fails.
-            file_ = sdk::file::create(path_, wording, O_RDWR);
+            // A part opens the shared file as it is (not truncated).
+            file_ = r.part ? sdk::file::open_shared(path_, wording, O_RDWR)
+                           : sdk::file::create(path_, wording, O_RDWR);
             sdk::remove_on_failure guard(file_);
             if (!S_ISREG(file_.status().st_mode))
                 throw error(FB_E_IO, "mmap: '" + path_ +
@@ -205,10 +233,11 @@ struct mmap_format {
                                          "only size and map a regular file: write to a file path instead");
             if (total_ > 0) {
                 // Reserve every block now: see SIGBUS in the header comment.
-                int e = ::posix_fallocate(file_.fd(), 0, static_cast<off_t>(total_));
+                // (It also extends the file to the part's end.)
+                int e = ::posix_fallocate(file_.fd(), static_cast<off_t>(first), static_cast<off_t>(total_));
                 if (e != 0) file_.fail("cannot reserve " + std::to_string(total_) + " bytes for", e);
             }
-            map_ = map_file(file_, static_cast<std::size_t>(total_), true, r.options);
+            map_ = map_file(file_, first, static_cast<std::size_t>(total_), true, r.options);
             guard.commit();
         }
 
@@ -228,8 +257,7 @@ struct mmap_format {
 
         void close() {
             if (!file_.is_open()) return;
-            if (sync_ && !map_.empty() && ::msync(map_.data(), map_.size(), MS_SYNC) != 0)
-                file_.fail("msync of", errno);
+            if (sync_ && !map_.empty() && map_.sync() != 0) file_.fail("msync of", errno);
             map_.reset();
             file_.close();
             if (offset_ != total_)
@@ -260,7 +288,14 @@ struct mmap_format {
             total_ = static_cast<std::uint64_t>(st.st_size);
             threads_ = static_cast<unsigned>(r.options.get_int("read_threads"));
             check_size(r);
-            map_ = map_file(file_, static_cast<std::size_t>(total_), false, r.options);
+            std::uint64_t first = 0;
+            if (r.part) {
+                // The part's bytes only; total_ is from now on what this
+                // stream may read.
+                first = byte_count(r.part->offset, size_, path_);
+                total_ = byte_count(r.count, size_, path_);
+            }
+            map_ = map_file(file_, first, static_cast<std::size_t>(total_), false, r.options);
         }
 
         void read(void* data, std::uint64_t count) {
@@ -292,16 +327,17 @@ struct mmap_format {
     private:
         void check_size(const sdk::open_request& r) {
             std::string what = sdk::dtype_name(r.dtype);
-            if (r.count == FB_COUNT_UNKNOWN) {
+            // A part checks the whole file's size: `total` values.
+            const std::uint64_t count = r.part ? r.part->total : r.count;
+            if (count == FB_COUNT_UNKNOWN) {
                 if (total_ % size_ != 0)
                     throw error(FB_E_CORRUPT, "mmap: '" + path_ + "' holds " + std::to_string(total_) +
                                                   " bytes, not a whole number of " + what + " values");
                 return;
             }
-            std::uint64_t expected = byte_count(r.count, size_, path_);
-            std::string sizes = "expected " + std::to_string(expected) + " bytes (" +
-                                std::to_string(r.count) + " " + what + " values), found " +
-                                std::to_string(total_);
+            std::uint64_t expected = byte_count(count, size_, path_);
+            std::string sizes = "expected " + std::to_string(expected) + " bytes (" + std::to_string(count) +
+                                " " + what + " values), found " + std::to_string(total_);
             if (total_ < expected)
                 throw error(FB_E_TRUNCATED,
                             "mmap: '" + path_ + "' is too small: " + sizes +

@@ -13,6 +13,11 @@
 //                Fortran runtime buffer costs.
 //   byte_order   native | little | big: the byte order in the file; values
 //                are swapped on the fly when it is not the machine's own.
+//
+// Shared files (formatbench.part/1, MPI `layout: shared_file`): the part
+// [offset, offset + count) of a file of `total` values is the bytes at
+// offset x size; each part opens the file without truncating it, seeks
+// there and writes or reads its bytes as a whole file would.
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
 
@@ -81,6 +86,8 @@ struct raw_format {
                            "byte order in the file: native | little | big (swapped on the fly)"),
     };
 
+    static constexpr bool parts = true;
+
     static sdk::plugin_info info() {
         return {"raw",
                 "1.0.0",
@@ -99,7 +106,13 @@ struct raw_format {
             // here can fail, so a failed open leaves nothing at the path.
             buffer_.resize(r.options.get_size("buffer_size"));
             if (swap_) scratch_.resize(std::max<std::size_t>(swap_scratch_bytes / size_, 1) * size_);
-            file_ = sdk::file::create(path_, wording);
+            if (r.part) {
+                const std::uint64_t at = byte_count(r.part->offset, size_, path_);
+                file_ = sdk::file::open_shared(path_, wording);
+                file_.seek(at);
+            } else {
+                file_ = sdk::file::create(path_, wording);
+            }
         }
 
         void write(const void* data, std::uint64_t count) {
@@ -175,6 +188,7 @@ struct raw_format {
             // Only a regular file has a size to check; a FIFO or a device is
             // read as a stream and a short one ends in FB_E_TRUNCATED.
             if (S_ISREG(st.st_mode)) check_size(static_cast<std::uint64_t>(st.st_size), r);
+            if (r.part) file_.seek(byte_count(r.part->offset, size_, path_));
         }
 
         void read(void* data, std::uint64_t count) {
@@ -200,16 +214,17 @@ struct raw_format {
     private:
         void check_size(std::uint64_t actual, const sdk::open_request& r) {
             std::string what = sdk::dtype_name(r.dtype);
-            if (r.count == FB_COUNT_UNKNOWN) {
+            // A part checks the whole file's size: `total` values.
+            const std::uint64_t count = r.part ? r.part->total : r.count;
+            if (count == FB_COUNT_UNKNOWN) {
                 if (actual % size_ != 0)
                     throw error(FB_E_CORRUPT, "raw: '" + path_ + "' holds " + std::to_string(actual) +
                                                   " bytes, not a whole number of " + what + " values");
                 return;
             }
-            std::uint64_t expected = byte_count(r.count, size_, path_);
-            std::string sizes = "expected " + std::to_string(expected) + " bytes (" +
-                                std::to_string(r.count) + " " + what + " values), found " +
-                                std::to_string(actual);
+            std::uint64_t expected = byte_count(count, size_, path_);
+            std::string sizes = "expected " + std::to_string(expected) + " bytes (" + std::to_string(count) +
+                                " " + what + " values), found " + std::to_string(actual);
             if (actual < expected)
                 throw error(FB_E_TRUNCATED,
                             "raw: '" + path_ + "' is too small: " + sizes +

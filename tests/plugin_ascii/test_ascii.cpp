@@ -149,7 +149,7 @@ TEST(ascii_descriptor, identity_and_options) {
     for (const auto& o : p.options())
         names.push_back(o.name);
     EXPECT_EQ(names, (std::vector<std::string>{"notation", "precision", "values_per_line", "separator",
-                                               "leading_zero", "nonfinite"}));
+                                               "leading_zero", "nonfinite", "width"}));
 }
 
 TEST(ascii_descriptor, lossless_depends_on_notation) {

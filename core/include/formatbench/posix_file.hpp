@@ -101,6 +101,23 @@ public:
         return f;
     }
 
+    // Opens path for writing one part of a file that other processes write
+    // at the same time (formatbench.part/1): created when missing, never
+    // truncated, and never removed by discard() (the file is not this
+    // stream's alone). The host removed any old file before the parts open.
+    static file open_shared(std::string path, const file_wording& wording = {}, int access = O_WRONLY,
+                            mode_t mode = 0666) {
+        file f(std::move(path), wording);
+        f.fd_ = ::open(f.path_.c_str(), access | O_CREAT | O_CLOEXEC, mode);
+        if (f.fd_ < 0) f.fail("cannot open", errno);
+        return f;
+    }
+
+    // Moves the file offset to `offset` bytes from the start (lseek(2)).
+    void seek(std::uint64_t offset) {
+        if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) fail("cannot seek in", errno);
+    }
+
     // Opens an existing path read-only (a directory opens too: check
     // status() when that matters).
     static file open_read(std::string path, const file_wording& wording = {}) {

@@ -52,6 +52,16 @@ void check_study_plugins(const study& s, const registry& reg) {
                                           FB_EXT_ZERO_COPY_READ_V1, p->id(),
                                           offering.empty() ? "none" : join(offering)));
         }
+        if (c.params.layout == layout_mode::shared_file && !p->has_parts()) {
+            std::vector<std::string> offering;
+            for (const auto& q : reg.plugins())
+                if (q->has_parts()) offering.push_back(q->id());
+            throw usage_error(where + fmt::format("layout: shared_file needs the shared-file extension ({}), "
+                                                  "which plugin '{}' does not offer (plugins that do: {}); "
+                                                  "use layout: file_per_rank for this format",
+                                                  FB_EXT_PART_V1, p->id(),
+                                                  offering.empty() ? "none" : join(offering)));
+        }
         if (checked_dtypes.emplace(f.label, d.type).second && !p->supports(d.type))
             throw usage_error(
                 where + fmt::format("plugin '{}' does not support dtype {} (dataset '{}'); it supports {}",

@@ -266,6 +266,21 @@ std::vector<field<run_params>> make_run_fields() {
                             &rp::align_offset, syntaxes::align));
     align.identity_name = "align";
     shown(align, "", "align +");
+    // MPI (docs/mpi.md). Part of a case's identity only when not the
+    // default, so keys of studies from before MPI stay valid.
+    auto& layout = t.emplace_back(
+        make("layout", "layout", identity_when_set, &rp::layout, syntaxes::choice(all_layout_modes)));
+    layout.json_optional = true;
+    shown(layout, "", "");
+    auto& scaling = t.emplace_back(
+        make("scaling", "scaling", identity_when_set, &rp::scaling, syntaxes::choice(all_scaling_modes)));
+    scaling.json_optional = true;
+    shown(scaling, "", "scaling ");
+    auto& shift =
+        t.emplace_back(make("read_rank_shift", "read_rank_shift", identity_when_set, &rp::read_rank_shift,
+                            syntaxes::bounded(0, "a whole number of ranks, 0 or more")));
+    shift.json_optional = true;
+    shown(shift, "", "shift ");
     return t;
 }
 

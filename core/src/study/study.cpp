@@ -45,4 +45,12 @@ const char* to_string(schedule_mode m) noexcept {
     return "?";
 }
 
+const char* to_string(layout_mode m) noexcept {
+    return m == layout_mode::file_per_rank ? "file_per_rank" : "shared_file";
+}
+
+const char* to_string(scaling_mode m) noexcept {
+    return m == scaling_mode::weak ? "weak" : "strong";
+}
+
 } // namespace formatbench

@@ -22,6 +22,11 @@ enum class distribution { uniform, normal, smooth, constant, integers };
 enum class isolation_mode { process, none };
 // The order in which repetitions of the study's cases run (docs/methodology.md).
 enum class schedule_mode { sequential, interleave, shuffle };
+// Under MPI (docs/mpi.md): one file per rank, or one file all ranks share.
+enum class layout_mode { file_per_rank, shared_file };
+// Under MPI: each rank handles `count` values (weak), or the ranks divide
+// `count` among them (strong).
+enum class scaling_mode { weak, strong };
 
 inline constexpr cache_mode all_cache_modes[] = {cache_mode::warm, cache_mode::cold};
 inline constexpr sync_mode all_sync_modes[] = {sync_mode::none, sync_mode::close, sync_mode::data};
@@ -32,6 +37,8 @@ inline constexpr distribution all_distributions[] = {distribution::uniform, dist
 inline constexpr isolation_mode all_isolation_modes[] = {isolation_mode::process, isolation_mode::none};
 inline constexpr schedule_mode all_schedule_modes[] = {schedule_mode::sequential, schedule_mode::interleave,
                                                        schedule_mode::shuffle};
+inline constexpr layout_mode all_layout_modes[] = {layout_mode::file_per_rank, layout_mode::shared_file};
+inline constexpr scaling_mode all_scaling_modes[] = {scaling_mode::weak, scaling_mode::strong};
 
 const char* to_string(cache_mode m) noexcept;
 const char* to_string(sync_mode m) noexcept;
@@ -39,6 +46,8 @@ const char* to_string(read_mode m) noexcept;
 const char* to_string(distribution d) noexcept;
 const char* to_string(isolation_mode m) noexcept;
 const char* to_string(schedule_mode m) noexcept;
+const char* to_string(layout_mode m) noexcept;
+const char* to_string(scaling_mode m) noexcept;
 
 // One data set. Either generated (counter-based: value i depends only on
 // seed and i) or read from a user's file through a plugin.
@@ -80,6 +89,11 @@ struct run_params {
     double min_time = 0;          // seconds of recorded write+read, at least
     double timeout = 600;         // seconds per case (process isolation only)
     std::size_t align_offset = 0; // bytes past a page boundary for the buffers
+    // MPI ranks (docs/mpi.md); with one process they change nothing but
+    // the file's name (file_per_rank) or the plugin calls (shared_file).
+    layout_mode layout = layout_mode::file_per_rank;
+    scaling_mode scaling = scaling_mode::weak;
+    unsigned read_rank_shift = 0; // rank r reads what rank (r + shift) mod N wrote
 };
 
 // What makes two cases the same measurement (identity.hpp): named fields
