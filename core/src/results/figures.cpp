@@ -39,6 +39,19 @@ std::vector<std::pair<std::string, double>> metric_medians(const case_result& c,
     return out;
 }
 
+std::optional<rank_spread> rank_spread_medians(const case_result& c, bool write) {
+    std::vector<double> lo, mid, hi;
+    for (const repetition& rep : c.samples)
+        if (const auto& r = (write ? rep.write : rep.read).ranks) {
+            lo.push_back(r->min_s);
+            mid.push_back(r->median_s);
+            hi.push_back(r->max_s);
+        }
+    if (lo.empty()) return std::nullopt;
+    return rank_spread{summarize(std::move(lo)).median, summarize(std::move(mid)).median,
+                       summarize(std::move(hi)).median};
+}
+
 std::vector<dataset_group> group_by_dataset(const std::vector<case_result>& cases) {
     std::vector<dataset_group> groups;
     for (const case_result& c : cases) {

@@ -28,6 +28,10 @@ double median_resident_fraction(const case_result& c);
 // that report it, for the write or the read phase, in the order first seen.
 std::vector<std::pair<std::string, double>> metric_medians(const case_result& c, bool write);
 
+// Under MPI: the medians over the repetitions of the ranks' fastest, median
+// and slowest own times; none for a case without per-rank times.
+std::optional<rank_spread> rank_spread_medians(const case_result& c, bool write);
+
 // Cases of one dataset, in plan order.
 struct dataset_group {
     const dataset_spec* dataset = nullptr;

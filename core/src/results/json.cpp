@@ -55,9 +55,14 @@ json metrics_json(const std::vector<std::pair<std::string, double>>& metrics) {
     return m;
 }
 
+json spread_json(const rank_spread& s) {
+    return {{"min_s", number(s.min_s)}, {"median_s", number(s.median_s)}, {"max_s", number(s.max_s)}};
+}
+
 json phase_to_json(const phase_sample& p) {
     json j{{"wall_s", number(p.wall_s)}, {"user_s", number(p.user_s)}, {"sys_s", number(p.sys_s)}};
     if (!p.metrics.empty()) j["metrics"] = metrics_json(p.metrics);
+    if (p.ranks) j["ranks"] = spread_json(*p.ranks);
     return j;
 }
 
@@ -277,7 +282,11 @@ case_spec case_spec_from(const reader& r) {
 }
 
 phase_sample phase_from(const reader& r) {
-    phase_sample p{r.real("wall_s"), r.real("user_s"), r.real("sys_s"), {}};
+    phase_sample p{r.real("wall_s"), r.real("user_s"), r.real("sys_s"), std::nullopt, {}};
+    if (r.has("ranks")) { // since schema 3 (MPI)
+        const reader s = r.object("ranks");
+        p.ranks = rank_spread{s.real("min_s"), s.real("median_s"), s.real("max_s")};
+    }
     if (r.has("metrics")) { // since ABI 1.1's plugin metrics
         const json& m = r.at("metrics");
         if (!m.is_object()) reader::fail(r.sub("metrics"), "expected an object of names to numbers");
@@ -324,7 +333,8 @@ case_result case_result_from(const reader& r) {
     const reader p = r.object("plugin");
     c.plugin_version = p.string("version");
     c.plugin_file = p.string("file");
-    c.output = r.optional_string("output"); // since schema 2
+    c.output = r.optional_string("output");                     // since schema 2
+    if (r.has("ranks")) c.ranks = r.integer<unsigned>("ranks"); // since schema 3
     const json& samples = r.array("samples");
     for (std::size_t i = 0; i < samples.size(); ++i) {
         c.samples.push_back(repetition_from(reader(samples[i], fmt::format("{}[{}]", r.sub("samples"), i))));
@@ -346,6 +356,8 @@ run_context run_context_from(const reader& r) {
     c.filesystem = r.string("filesystem");
     c.compiler = r.string("compiler");
     c.build_type = r.string("build_type");
+    if (r.has("ranks")) c.ranks = r.integer<unsigned>("ranks"); // since schema 3
+    if (r.has("hosts")) c.hosts = r.integer<unsigned>("hosts");
     const json& plugins = r.array("plugins");
     for (std::size_t i = 0; i < plugins.size(); ++i) {
         const reader p(plugins[i], fmt::format("{}[{}]", r.sub("plugins"), i));
@@ -418,6 +430,7 @@ json to_json(const case_result& r) {
     j["status"] = to_string(r.status);
     j["error"] = r.error;
     j["payload_bytes"] = r.payload_bytes;
+    j["ranks"] = r.ranks;
     j["file_bytes"] = r.file_bytes;
     j["size_ratio"] = number(size_ratio(r));
     j["peak_rss_bytes"] = r.peak_rss_bytes;
@@ -433,6 +446,8 @@ json to_json(const case_result& r) {
     j["read"] = phase_summary_to_json(read_times(r), r.payload_bytes);
     if (auto m = metric_medians(r, true); !m.empty()) j["write"]["metrics"] = metrics_json(m);
     if (auto m = metric_medians(r, false); !m.empty()) j["read"]["metrics"] = metrics_json(m);
+    if (auto s = rank_spread_medians(r, true)) j["write"]["ranks"] = spread_json(*s);
+    if (auto s = rank_spread_medians(r, false)) j["read"]["ranks"] = spread_json(*s);
     return j;
 }
 
@@ -452,6 +467,8 @@ json to_json(const run_context& c) {
             {"filesystem", c.filesystem},
             {"compiler", c.compiler},
             {"build_type", c.build_type},
+            {"ranks", c.ranks},
+            {"hosts", c.hosts},
             {"plugins", plugins}};
 }
 

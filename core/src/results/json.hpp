@@ -10,7 +10,7 @@ namespace formatbench {
 
 // 2: the study's `schedule` and `shuffle_seed` replace `interleave`. Records
 // of version 1 are still read.
-inline constexpr int results_schema_version = 2;
+inline constexpr int results_schema_version = 3;
 
 nlohmann::json to_json(const case_spec& c);
 nlohmann::json to_json(const repetition& r);

@@ -5,17 +5,27 @@
 #include "study/study.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace formatbench {
 
+// Under MPI, the ranks' own times of one phase (each rank's plugin calls).
+struct rank_spread {
+    double min_s = 0, median_s = 0, max_s = 0;
+};
+
 // One timed phase (write: open..close incl. sync; read: open..close).
+// Under MPI: wall_s is the aggregate time (first rank's start to last
+// rank's end, docs/methodology.md), user_s, sys_s and metrics are summed
+// over the ranks, and `ranks` holds their own times.
 struct phase_sample {
     double wall_s = 0;
     double user_s = 0;
     double sys_s = 0;
+    std::optional<rank_spread> ranks;
     // What the plugin reported for the phase's stream (ABI 1.1 metrics:
     // compressed_bytes, codec_s, ...), in the order first reported.
     std::vector<std::pair<std::string, double>> metrics;
@@ -44,7 +54,8 @@ struct case_result {
     case_status status = case_status::ok;
     std::string error; // reason when not ok
     std::vector<repetition> samples;
-    std::uint64_t payload_bytes = 0; // count x dtype size
+    std::uint64_t payload_bytes = 0; // count x dtype size (under MPI: of all ranks)
+    unsigned ranks = 1;              // MPI ranks that ran the case
     std::uint64_t file_bytes = 0;    // on disk after write (0 for no-file plugins)
     std::int64_t peak_rss_bytes = 0;
     std::size_t buffer_alignment = 0; // alignment actually used (power of two)
@@ -67,6 +78,8 @@ struct run_context {
     std::uint64_t memory_bytes = 0;
     std::string data_directory, filesystem;
     std::string compiler, build_type;
+    unsigned ranks = 1; // MPI ranks of the run (1 without MPI)
+    unsigned hosts = 1; // machines they ran on
     struct plugin_entry {
         std::string id, version, file;
     };

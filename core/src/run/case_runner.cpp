@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 namespace formatbench {
@@ -34,19 +35,33 @@ void touch_pages(const unsigned char* p, std::uint64_t n) {
     touched_sink = acc;
 }
 
-case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_source& source,
-                         std::string path, std::uint64_t in_memory_bytes)
-    : spec_(spec), plug_(plug), source_(source), path_(std::move(path)),
-      esize_(dtype_size(spec.dataset.type)), count_(spec.dataset.count), payload_(count_ * esize_) {
-    std::uint64_t chunk_bytes = spec.params.chunk_bytes ? spec.params.chunk_bytes : payload_;
+namespace {
+
+double steady_seconds(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(t.time_since_epoch()).count();
+}
+
+} // namespace
+
+case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_source& source, rank_plan plan,
+                         std::uint64_t in_memory_bytes)
+    : spec_(spec), plug_(plug), source_(source), plan_(std::move(plan)),
+      esize_(dtype_size(spec.dataset.type)), count_(plan_.write.count), read_count_(plan_.read.count) {
+    const std::uint64_t largest = std::max(count_, read_count_);
+    const std::uint64_t payload = largest * esize_;
+    std::uint64_t chunk_bytes = spec.params.chunk_bytes ? spec.params.chunk_bytes : payload;
     chunk_ = std::max<std::uint64_t>(1, chunk_bytes / esize_);
-    if (chunk_ > count_ && count_ > 0) chunk_ = count_;
-    in_memory_ = payload_ <= in_memory_bytes;
-    std::uint64_t buffer_elems = in_memory_ ? count_ : chunk_;
-    write_buf_ = aligned_buffer(buffer_elems * esize_, spec.params.align_offset);
-    read_buf_ = aligned_buffer(buffer_elems * esize_, spec.params.align_offset);
-    expected_ = in_memory_ ? nullptr : std::make_unique<aligned_buffer>(chunk_ * esize_, 0);
-    if (in_memory_) source_.fill(0, count_, write_buf_.data());
+    if (chunk_ > largest && largest > 0) chunk_ = largest;
+    in_memory_ = payload <= in_memory_bytes;
+    write_buf_ = aligned_buffer((in_memory_ ? count_ : chunk_) * esize_, spec.params.align_offset);
+    read_buf_ = aligned_buffer((in_memory_ ? read_count_ : chunk_) * esize_, spec.params.align_offset);
+    if (!in_memory_) {
+        expected_ = std::make_unique<aligned_buffer>(chunk_ * esize_, 0);
+    } else if (plan_.read.offset != plan_.write.offset) {
+        expected_ = std::make_unique<aligned_buffer>(read_count_ * esize_, 0);
+        source_.fill(plan_.read.offset, read_count_, expected_->data());
+    }
+    if (in_memory_) source_.fill(plan_.write.offset, count_, write_buf_.data());
     setup_.buffer_alignment = write_buf_.alignment();
     setup_.lossless_expected = plug.is_lossless(spec.format.options, spec.dataset.type);
     setup_.plugin_version = plug.version();
@@ -70,14 +85,30 @@ repetition case_runner::run_repetition(verification& v) {
 }
 
 void case_runner::remove_previous() {
-    remove_output(path_);
+    if (!plan_.remove_path.empty()) remove_output(plan_.remove_path);
+}
+
+std::unique_ptr<write_stream> case_runner::open_write() const {
+    const auto& opts = spec_.format.options;
+    if (plan_.shared)
+        return plug_.open_write_part(plan_.write_path, spec_.dataset.type, plan_.write.offset, count_,
+                                     plan_.total, opts);
+    return plug_.open_write(plan_.write_path, spec_.dataset.type, count_, opts);
+}
+
+std::unique_ptr<read_stream> case_runner::open_read() const {
+    const auto& opts = spec_.format.options;
+    if (plan_.shared)
+        return plug_.open_read_part(plan_.read_path, spec_.dataset.type, plan_.read.offset, read_count_,
+                                    plan_.total, opts);
+    return plug_.open_read(plan_.read_path, spec_.dataset.type, read_count_, opts);
 }
 
 phase_sample case_runner::write_phase() {
     phase_sample t;
-    const auto& opts = spec_.format.options;
     auto start = clock_reading::start();
-    auto out = plug_.open_write(path_, spec_.dataset.type, count_, opts);
+    phase_started_ = steady_seconds(start.wall);
+    auto out = open_write();
     if (in_memory_) {
         for (std::uint64_t first = 0; first < count_; first += chunk_)
             out->write(write_buf_.data() + first * esize_, std::min(chunk_, count_ - first));
@@ -90,7 +121,7 @@ phase_sample case_runner::write_phase() {
     accumulate(t, start, clock_reading::stop());
     for (std::uint64_t first = 0; first < count_; first += chunk_) {
         std::uint64_t n = std::min(chunk_, count_ - first);
-        source_.fill(first, n, write_buf_.data()); // untimed
+        source_.fill(plan_.write.offset + first, n, write_buf_.data()); // untimed
         start = clock_reading::start();
         out->write(write_buf_.data(), n);
         accumulate(t, start, clock_reading::stop());
@@ -105,40 +136,41 @@ phase_sample case_runner::write_phase() {
 
 void case_runner::sync() {
     if (spec_.params.sync == sync_mode::none || plug_.has(FB_CAP_NO_FILE)) return;
-    sync_output(path_, spec_.params.sync == sync_mode::data);
+    sync_output(plan_.write_path, spec_.params.sync == sync_mode::data);
 }
 
 double case_runner::cache_step() {
     if (plug_.has(FB_CAP_NO_FILE)) return -1;
-    if (spec_.params.cache == cache_mode::cold) drop_cache(path_);
-    return resident_fraction(path_);
+    if (spec_.params.cache == cache_mode::cold) drop_cache(plan_.read_path);
+    return resident_fraction(plan_.read_path);
 }
 
 phase_sample case_runner::read_phase(verification& v) {
     v.lossless_expected = setup_.lossless_expected;
     if (spec_.params.read == read_mode::view) return view_phase(v);
     phase_sample t;
-    const auto& opts = spec_.format.options;
     const dtype type = spec_.dataset.type;
     poison(read_buf_);
     auto start = clock_reading::start();
-    auto in = plug_.open_read(path_, type, count_, opts);
+    phase_started_ = steady_seconds(start.wall);
+    auto in = open_read();
     if (in_memory_) {
-        for (std::uint64_t first = 0; first < count_; first += chunk_)
-            in->read(read_buf_.data() + first * esize_, std::min(chunk_, count_ - first));
+        for (std::uint64_t first = 0; first < read_count_; first += chunk_)
+            in->read(read_buf_.data() + first * esize_, std::min(chunk_, read_count_ - first));
         in->close();
         accumulate(t, start, clock_reading::stop());
         t.metrics = in->metrics();
-        verify_chunk(type, write_buf_.data(), read_buf_.data(), count_, v);
+        verify_chunk(type, expected_ ? expected_->data() : write_buf_.data(), read_buf_.data(), read_count_,
+                     v);
         return t;
     }
     accumulate(t, start, clock_reading::stop());
-    for (std::uint64_t first = 0; first < count_; first += chunk_) {
-        std::uint64_t n = std::min(chunk_, count_ - first);
+    for (std::uint64_t first = 0; first < read_count_; first += chunk_) {
+        std::uint64_t n = std::min(chunk_, read_count_ - first);
         start = clock_reading::start();
         in->read(read_buf_.data(), n);
         accumulate(t, start, clock_reading::stop());
-        source_.fill(first, n, expected_->data()); // untimed
+        source_.fill(plan_.read.offset + first, n, expected_->data()); // untimed
         verify_chunk(type, expected_->data(), read_buf_.data(), n, v);
         poison(read_buf_);
     }
@@ -157,21 +189,22 @@ phase_sample case_runner::view_phase(verification& v) {
     phase_sample t;
     const dtype type = spec_.dataset.type;
     auto start = clock_reading::start();
-    auto in = plug_.open_read(path_, type, count_, spec_.format.options);
-    const auto* data = static_cast<const unsigned char*>(in->view(count_));
+    phase_started_ = steady_seconds(start.wall);
+    auto in = open_read();
+    const auto* data = static_cast<const unsigned char*>(in->view(read_count_));
     if (!data)
         throw plugin_error(
             plug_.id(), FB_E_UNSUPPORTED,
             fmt::format("plugin '{}' gave no zero-copy view of '{}' (read: view); use read: copy", plug_.id(),
-                        path_));
-    touch_pages(data, payload_);
+                        plan_.read_path));
+    touch_pages(data, read_count_ * esize_);
     accumulate(t, start, clock_reading::stop());
     if (in_memory_) {
-        verify_chunk(type, write_buf_.data(), data, count_, v);
+        verify_chunk(type, expected_ ? expected_->data() : write_buf_.data(), data, read_count_, v);
     } else {
-        for (std::uint64_t first = 0; first < count_; first += chunk_) {
-            std::uint64_t n = std::min(chunk_, count_ - first);
-            source_.fill(first, n, expected_->data()); // untimed
+        for (std::uint64_t first = 0; first < read_count_; first += chunk_) {
+            std::uint64_t n = std::min(chunk_, read_count_ - first);
+            source_.fill(plan_.read.offset + first, n, expected_->data()); // untimed
             verify_chunk(type, expected_->data(), data + first * esize_, n, v);
         }
     }
@@ -184,7 +217,7 @@ phase_sample case_runner::view_phase(verification& v) {
 
 case_facts case_runner::facts() const {
     case_facts f;
-    f.file_bytes = plug_.has(FB_CAP_NO_FILE) ? 0 : output_size(path_);
+    f.file_bytes = plug_.has(FB_CAP_NO_FILE) ? 0 : output_size(plan_.write_path);
     f.peak_rss_bytes = peak_rss_bytes();
     return f;
 }

@@ -10,6 +10,7 @@
 #include "results/result.hpp"
 #include "run/buffer.hpp"
 #include "run/data_source.hpp"
+#include "run/rank_plan.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -34,9 +35,11 @@ class case_runner {
 public:
     // Data sets up to in_memory_bytes are generated once and written from
     // memory, so the write phase is one contiguous interval; larger ones are
-    // streamed chunk by chunk and only the plugin calls are summed. Throws
-    // for what cannot be set up (memory, a bad data source).
-    case_runner(const case_spec& spec, const plugin& plug, const data_source& source, std::string path,
+    // streamed chunk by chunk and only the plugin calls are summed. The
+    // plan says which elements this process writes and reads, where (one
+    // rank: all of them, at the case's path). Throws for what cannot be set
+    // up (memory, a bad data source).
+    case_runner(const case_spec& spec, const plugin& plug, const data_source& source, rank_plan plan,
                 std::uint64_t in_memory_bytes);
 
     const case_setup& setup() const noexcept { return setup_; }
@@ -56,22 +59,32 @@ public:
 
     case_facts facts() const;
 
+    // When the last write or read phase started: seconds on the steady
+    // clock (CLOCK_MONOTONIC, common to the processes of one machine), so
+    // that the phases of several ranks can be laid on one time line.
+    double phase_started() const noexcept { return phase_started_; }
+
 private:
+    std::unique_ptr<write_stream> open_write() const;
+    std::unique_ptr<read_stream> open_read() const;
     phase_sample view_phase(verification& v);
     void sync();
 
     const case_spec& spec_;
     const plugin& plug_;
     const data_source& source_;
-    std::string path_;
+    rank_plan plan_;
     std::size_t esize_;
-    std::uint64_t count_;
-    std::uint64_t payload_;
+    std::uint64_t count_;      // elements this process writes
+    std::uint64_t read_count_; // and reads back (another rank's, with read_rank_shift)
     std::uint64_t chunk_ = 1;
     bool in_memory_ = true;
     aligned_buffer write_buf_, read_buf_;
+    // Streamed: one chunk of the expected values. In memory, when this
+    // process reads back what another rank wrote: all of them.
     std::unique_ptr<aligned_buffer> expected_;
     case_setup setup_;
+    double phase_started_ = 0;
 };
 
 // Loads one byte of every page of [p, p + n): what read: view times beyond

@@ -9,6 +9,7 @@
 #include "host/registry.hpp"
 #include "results/result.hpp"
 #include "run/case_runner.hpp"
+#include "run/rank_plan.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -58,12 +59,35 @@ public:
     virtual std::unique_ptr<case_session> open(const case_spec& c) = 0;
 };
 
+// A case driven one phase at a time, for an executor that puts something
+// between the phases: the MPI executor's barriers (mpi_executor.hpp).
+enum class phase_kind { remove_previous, write, cache, read };
+
+struct phase_report {
+    phase_sample sample;           // write, read
+    double started = 0;            // write, read: steady-clock seconds at the phase's start
+    double resident_fraction = -1; // cache
+    verification verify;           // read
+};
+
+class phased_session {
+public:
+    virtual ~phased_session() = default;
+    // Sets the case up, without warm-up repetitions (the caller runs them,
+    // phase by phase).
+    virtual step_result start(case_setup& setup) = 0;
+    virtual step_result phase(phase_kind kind, phase_report& report) = 0;
+    virtual step_result finish(case_facts& facts) = 0;
+    virtual std::string output() { return {}; }
+};
+
 // What the executors that run real plugins need.
 struct case_environment {
     const registry* plugins = nullptr;
     std::string directory;             // where data files go
     bool keep_files = false;           // leave each case's data file in place
     std::uint64_t in_memory_bytes = 0; // see case_runner
+    rank_place place;                  // this process among the MPI ranks (rank_plan.hpp)
     // Polled while a forked worker is busy; true stops it (the step is
     // then `skipped`, "interrupted").
     std::function<bool()> stop_requested = [] { return false; };
@@ -76,6 +100,10 @@ std::unique_ptr<executor> make_in_process_executor(case_environment env);
 // case only; what the plugin prints is captured; the worker's own children
 // are killed with it.
 std::unique_ptr<executor> make_forked_executor(case_environment env);
+
+// The same two ways, phase by phase; `env` must outlive the session.
+std::unique_ptr<phased_session> open_phased_in_process(const case_spec& c, const case_environment& env);
+std::unique_ptr<phased_session> open_phased_forked(const case_spec& c, const case_environment& env);
 
 // The data file of a case: DIR/case-NNNN-PLUGIN[.EXT].
 std::string data_path(const std::string& dir, const case_spec& c, const plugin& p);

@@ -1,6 +1,8 @@
 // isolation: process (executor.hpp): one forked worker per case, alive from
 // the case's start to its finish, driven over two pipes. The parent sends a
-// one-byte command (S start, R repetition, W rewarm, F finish) and reads back one
+// one-byte command (S start, R repetition, W rewarm, F finish; for a case
+// driven phase by phase: s start without warm-up, D remove the previous
+// file, w write, c cache step, r read) and reads back one
 // length-prefixed JSON reply, waiting at most what is left of the case's
 // timeout (the time the case's own steps have taken so far counts; the time
 // it waits while an interleaved schedule runs other cases does not).
@@ -90,9 +92,9 @@ json step_json(const step_result& r) {
         char command = 0;
         if (!read_all(commands, &command, 1)) ::_exit(0); // the parent is gone
         json reply;
-        if (command == 'S') {
+        if (command == 'S' || command == 's') {
             case_setup setup;
-            const step_result r = work.start(setup);
+            const step_result r = command == 'S' ? work.start(setup) : work.start_phased(setup);
             reply = step_json(r);
             reply["setup"] = {{"buffer_alignment", setup.buffer_alignment},
                               {"lossless_expected", setup.lossless_expected},
@@ -106,6 +108,20 @@ json step_json(const step_result& r) {
             reply["verify"] = to_json(report.verify);
         } else if (command == 'W') {
             reply = step_json(work.rewarm());
+        } else if (command == 'D' || command == 'w' || command == 'c' || command == 'r') {
+            const phase_kind kind = command == 'D'   ? phase_kind::remove_previous
+                                    : command == 'w' ? phase_kind::write
+                                    : command == 'c' ? phase_kind::cache
+                                                     : phase_kind::read;
+            phase_report report;
+            reply = step_json(work.phase(kind, report));
+            // The sample travels as a repetition: write or read, residency.
+            repetition rep;
+            (kind == phase_kind::read ? rep.read : rep.write) = report.sample;
+            rep.resident_fraction = report.resident_fraction;
+            reply["rep"] = to_json(rep);
+            reply["started"] = report.started;
+            reply["verify"] = to_json(report.verify);
         } else if (command == 'F') {
             const case_facts f = work.facts();
             work.clean_up();
@@ -129,12 +145,37 @@ public:
 
     ~forked_session() override { kill_worker(); }
 
-    step_result start(case_setup& setup) override {
-        if (const plugin* p = env_.plugins->find(spec_.format.plugin))
-            path_ = data_path(env_.directory, spec_, *p);
+    step_result start(case_setup& setup) override { return start_with('S', setup); }
+    step_result start_phased(case_setup& setup) { return start_with('s', setup); }
+
+    step_result phase(phase_kind kind, phase_report& report) {
+        const char command = kind == phase_kind::remove_previous ? 'D'
+                             : kind == phase_kind::write         ? 'w'
+                             : kind == phase_kind::cache         ? 'c'
+                                                                 : 'r';
+        json reply;
+        step_result r = exchange(command, reply);
+        if (!r.ok()) return r;
+        const formatbench::repetition rep = repetition_from_json(reply.at("rep"));
+        report.sample = kind == phase_kind::read ? rep.read : rep.write;
+        report.resident_fraction = rep.resident_fraction;
+        report.started = reply.at("started").get<double>();
+        report.verify = verification_from_json(reply.at("verify"));
+        return status_of(reply);
+    }
+
+private:
+    step_result start_with(char command, case_setup& setup) {
+        if (const plugin* p = env_.plugins->find(spec_.format.plugin)) {
+            try {
+                path_ = plan_rank(spec_, env_.place, data_path(env_.directory, spec_, *p)).remove_path;
+            } catch (const std::exception&) {
+                path_.clear(); // the worker reports it
+            }
+        }
         if (step_result r = spawn(); !r.ok()) return r;
         json reply;
-        step_result r = exchange('S', reply);
+        step_result r = exchange(command, reply);
         if (!r.ok()) return r;
         const json& s = reply.at("setup");
         setup.buffer_alignment = s.at("buffer_alignment").get<std::size_t>();
@@ -144,6 +185,7 @@ public:
         return status_of(reply);
     }
 
+public:
     step_result repetition(repetition_report& report) override {
         json reply;
         step_result r = exchange('R', reply);
@@ -373,6 +415,18 @@ private:
     std::string captured_;
 };
 
+class forked_phased final : public phased_session {
+public:
+    forked_phased(const case_spec& spec, const case_environment& env) : session_(spec, env) {}
+    step_result start(case_setup& setup) override { return session_.start_phased(setup); }
+    step_result phase(phase_kind kind, phase_report& report) override { return session_.phase(kind, report); }
+    step_result finish(case_facts& facts) override { return session_.finish(facts); }
+    std::string output() override { return session_.output(); }
+
+private:
+    forked_session session_;
+};
+
 class forked_executor final : public executor {
 public:
     explicit forked_executor(case_environment env) : env_(std::move(env)) {}
@@ -388,6 +442,10 @@ private:
 
 std::unique_ptr<executor> make_forked_executor(case_environment env) {
     return std::make_unique<forked_executor>(std::move(env));
+}
+
+std::unique_ptr<phased_session> open_phased_forked(const case_spec& c, const case_environment& env) {
+    return std::make_unique<forked_phased>(c, env);
 }
 
 } // namespace formatbench

@@ -32,14 +32,40 @@ step_result local_case::guarded(Fn&& fn) {
     }
 }
 
+void local_case::set_up(case_setup& setup) {
+    plugin_ = &env_.plugins->get(spec_.format.plugin);
+    plan_ = plan_rank(spec_, env_.place, data_path(env_.directory, spec_, *plugin_));
+    source_ = make_data_source(spec_.dataset, *env_.plugins, env_.in_memory_bytes);
+    runner_ = std::make_unique<case_runner>(spec_, *plugin_, *source_, plan_, env_.in_memory_bytes);
+    setup = runner_->setup();
+}
+
 step_result local_case::start(case_setup& setup) {
     return guarded([&] {
-        plugin_ = &env_.plugins->get(spec_.format.plugin);
-        path_ = data_path(env_.directory, spec_, *plugin_);
-        source_ = make_data_source(spec_.dataset, *env_.plugins, env_.in_memory_bytes);
-        runner_ = std::make_unique<case_runner>(spec_, *plugin_, *source_, path_, env_.in_memory_bytes);
-        setup = runner_->setup();
+        set_up(setup);
         runner_->warm_up();
+    });
+}
+
+step_result local_case::start_phased(case_setup& setup) {
+    return guarded([&] { set_up(setup); });
+}
+
+step_result local_case::phase(phase_kind kind, phase_report& report) {
+    if (!runner_) return {case_status::failed, "the case was not started"};
+    return guarded([&] {
+        switch (kind) {
+        case phase_kind::remove_previous: runner_->remove_previous(); break;
+        case phase_kind::write:
+            report.sample = runner_->write_phase();
+            report.started = runner_->phase_started();
+            break;
+        case phase_kind::cache: report.resident_fraction = runner_->cache_step(); break;
+        case phase_kind::read:
+            report.sample = runner_->read_phase(report.verify);
+            report.started = runner_->phase_started();
+            break;
+        }
     });
 }
 
@@ -71,9 +97,9 @@ case_facts local_case::facts() const {
 }
 
 void local_case::clean_up() const {
-    if (env_.keep_files || path_.empty()) return;
+    if (env_.keep_files || plan_.remove_path.empty()) return;
     try {
-        remove_output(path_);
+        remove_output(plan_.remove_path);
     } catch (const std::exception&) {
         // Reported by the directory clean-up at the end if it matters.
     }
