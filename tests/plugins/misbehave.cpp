@@ -12,6 +12,8 @@
 // fails a write with a message that is not UTF-8 and holds an escape sequence.
 // Its zero-copy view is the file read into memory at the view call, with the
 // same wrong_data flip, so the tests of read: view can catch a bad view.
+// `only_rank` limits the misbehaviour to one MPI rank (the launcher's rank
+// variable), for the tests of a plugin failing on one rank of several.
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
 
@@ -57,7 +59,19 @@ struct misbehave_format {
         formatbench::sdk::option_int("slow_opens", "0", 0, 1000000,
                                      "the first N write streams take slow_ms longer"),
         formatbench::sdk::option_int("slow_ms", "200", 0, 60000, "extra milliseconds of a slow write stream"),
+        formatbench::sdk::option_int("only_rank", "-1", -1, 1000000,
+                                     "misbehave on this MPI rank only (-1: on every rank and without MPI)"),
     };
+
+    // The mode in effect in this process: `mode`, or ok on ranks other than only_rank.
+    static std::string mode_of(const formatbench::sdk::open_request& r) {
+        const std::int64_t only = r.options.get_int("only_rank");
+        if (only < 0) return r.options.get_string("mode");
+        const char* rank = nullptr;
+        for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+            if ((rank = std::getenv(v))) break;
+        return rank && std::atoll(rank) == only ? r.options.get_string("mode") : "ok";
+    }
 
     static formatbench::sdk::plugin_info info() {
         // Every dtype but u8, so the tests can check the unsupported-dtype error.
@@ -80,7 +94,7 @@ struct misbehave_format {
     class writer {
     public:
         explicit writer(const formatbench::sdk::open_request& r)
-            : path_(r.path), size_(r.element_size()), mode_(r.options.get_string("mode")),
+            : path_(r.path), size_(r.element_size()), mode_(mode_of(r)),
               slowdown_(r.options.get_float("slowdown")) {
             file_ = formatbench::sdk::file::create(path_);
             trace(r.options.get_string("trace"), "write");
@@ -118,7 +132,7 @@ struct misbehave_format {
     class reader {
     public:
         explicit reader(const formatbench::sdk::open_request& r)
-            : path_(r.path), size_(r.element_size()), mode_(r.options.get_string("mode")),
+            : path_(r.path), size_(r.element_size()), mode_(mode_of(r)),
               slowdown_(r.options.get_float("slowdown")) {
             file_ = formatbench::sdk::file::open_read(path_);
             trace(r.options.get_string("trace"), "read");

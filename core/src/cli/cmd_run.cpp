@@ -10,6 +10,7 @@
 #include "report/outputs.hpp"
 #include "report/progress.hpp"
 #include "results/load.hpp"
+#include "run/mpi_world.hpp"
 #include "run/resume.hpp"
 #include "run/study_run.hpp"
 #include "study/builtin.hpp"
@@ -22,6 +23,7 @@
 
 #include <map>
 #include <optional>
+#include <stdexcept>
 
 namespace formatbench::cli {
 namespace {
@@ -40,77 +42,129 @@ struct run_arguments {
     std::string memory_limit;
 };
 
-int run_command(const global_options& global, const run_arguments& a) {
-    study s = a.study_file.empty() ? load_study_text(std::string(builtin_stream_io_study()),
-                                                     "<builtin:configs/stream-io.yaml>", a.sets)
-                                   : load_study_file(a.study_file, a.sets);
+// What a run needs, checked before the first case.
+struct prepared_run {
+    study s;
+    std::unique_ptr<registry> reg;
+    study_run_options options;
+    std::vector<output_spec> outputs;
+    std::string log_path;
+    log_options log;
+};
+
+// Reads and checks everything; `leader` (rank 0, or the only process)
+// prints notes and owns the outputs.
+prepared_run prepare(const global_options& global, const run_arguments& a, bool leader) {
+    prepared_run p;
+    study& s = p.s;
+    s = a.study_file.empty() ? load_study_text(std::string(builtin_stream_io_study()),
+                                               "<builtin:configs/stream-io.yaml>", a.sets)
+                             : load_study_file(a.study_file, a.sets);
     if (a.keep_files) set_study_setting(s, "keep_files", "true", "--keep-files");
     if (!a.directory.empty()) set_study_setting(s, "directory", a.directory, "--directory");
-    auto reg = load_plugins(global, s.plugin_path);
-    for (const auto& note : drop_missing_optional_formats(s, *reg))
-        fmt::print(stderr, "formatbench: note: {}\n", note);
-    check_study_plugins(s, *reg);
+    global_options quiet = global;
+    quiet.quiet = global.quiet || !leader;
+    p.reg = load_plugins(quiet, s.plugin_path);
+    for (const auto& note : drop_missing_optional_formats(s, *p.reg))
+        if (leader) fmt::print(stderr, "formatbench: note: {}\n", note);
+    check_study_plugins(s, *p.reg);
     check_study_paths(s);
 
     // What --resume keeps, and where the log goes: a resumed log is appended
     // to unless --log names another one.
-    study_run_options options;
     if (!a.memory_limit.empty()) {
         auto bytes = parse_bytes(a.memory_limit);
         if (!bytes || *bytes == 0)
             throw usage_error(
                 fmt::format("--memory-limit: expected a size like 512MiB or 2GB, got '{}'", a.memory_limit));
-        options.in_memory_bytes = *bytes;
+        p.options.in_memory_bytes = *bytes;
     }
     std::optional<results_source> resumed_from;
     if (!a.resume.empty()) {
         resumed_from = load_results_source(a.resume);
-        options.resumed = cases_to_resume(s, *resumed_from, {a.retry_failed, a.reuse_matching});
-        if (resumed_from->cut_last_line)
+        p.options.resumed = cases_to_resume(s, *resumed_from, {a.retry_failed, a.reuse_matching});
+        if (resumed_from->cut_last_line && leader)
             fmt::print(stderr,
                        "formatbench: {}: its last line was cut short (a kill during a write); that case "
                        "runs again\n",
                        a.resume);
     }
-    std::vector<output_spec> outputs;
     bool console_listed = false;
     for (const auto& o : s.outputs) {
         console_listed |= o.format == "console";
-        outputs.push_back(o);
+        p.outputs.push_back(o);
     }
     for (const auto& [name, path] : a.output_paths)
-        outputs.push_back({name, path, "--" + name});
-    std::string log_path;
-    for (const auto& o : outputs)
-        if (o.format == "jsonl") log_path = o.path;
-    if (log_path.empty() && resumed_from && resumed_from->is_log) {
-        log_path = a.resume;
-        outputs.push_back({"jsonl", log_path, "--resume"});
+        p.outputs.push_back({name, path, "--" + name});
+    for (const auto& o : p.outputs)
+        if (o.format == "jsonl") p.log_path = o.path;
+    if (p.log_path.empty() && resumed_from && resumed_from->is_log) {
+        p.log_path = a.resume;
+        p.outputs.push_back({"jsonl", p.log_path, "--resume"});
     }
     // The console table goes to standard output unless another output does.
     bool stdout_taken = false;
-    for (const auto& o : outputs)
+    for (const auto& o : p.outputs)
         stdout_taken |= o.format != "console" && (o.path.empty() || o.path == "-");
     if (!console_listed && !a.no_console && !stdout_taken)
-        outputs.insert(outputs.begin(), {"console", "-", ""});
-    if (a.no_console) std::erase_if(outputs, [](const output_spec& o) { return o.format == "console"; });
-    check_outputs(outputs);
+        p.outputs.insert(p.outputs.begin(), {"console", "-", ""});
+    if (a.no_console) std::erase_if(p.outputs, [](const output_spec& o) { return o.format == "console"; });
+    // Only rank 0 writes outputs: only it checks their paths.
+    if (leader) check_outputs(p.outputs);
+    p.log.resuming = resumed_from && resumed_from->is_log && p.log_path == a.resume;
+    p.log.force = a.force;
+    return p;
+}
 
-    log_options log;
-    log.resuming = resumed_from && resumed_from->is_log && log_path == a.resume;
-    log.force = a.force;
+int run_command(const global_options& global, const run_arguments& a) {
+    // Under an MPI launcher every rank runs this; without one, no MPI at all.
+    std::unique_ptr<communicator> world = join_mpi_world();
+    const bool leader = !world || world->rank() == 0;
+    std::optional<prepared_run> p;
+    if (!world) {
+        p = prepare(global, a, true);
+    } else {
+        // The ranks agree before anything runs: when one cannot start, none
+        // does (a rank left alone would wait for the others for ever), and
+        // rank 0 reports the first rank's error.
+        std::string problem;
+        bool usage = true;
+        try {
+            p = prepare(global, a, leader);
+        } catch (const usage_error& e) {
+            problem = e.what();
+        } catch (const std::exception& e) {
+            problem = e.what();
+            usage = false;
+        }
+        const std::vector<std::string> all = world->all_gather((usage ? "u" : "e") + problem);
+        for (std::size_t r = 0; r < all.size(); ++r) {
+            if (all[r].size() <= 1) continue;
+            const int code = all[r][0] == 'u' ? exit_usage : exit_case_failed;
+            if (!leader) throw silent_exit{code};
+            const std::string what =
+                r == 0 ? all[r].substr(1) : fmt::format("rank {}: {}", r, all[r].substr(1));
+            if (code == exit_usage) throw usage_error(what);
+            throw std::runtime_error(what);
+        }
+    }
+    p->options.world = world.get();
+
     observer_list observers;
-    if (::isatty(STDERR_FILENO)) observers.add(make_progress_lines());
-    add_output_observers(outputs, log, observers);
+    if (leader) {
+        if (::isatty(STDERR_FILENO)) observers.add(make_progress_lines());
+        add_output_observers(p->outputs, p->log, observers);
+    }
+    run_outcome outcome = run_study(p->s, *p->reg, observers, p->options);
 
-    run_outcome outcome = run_study(s, *reg, observers, options);
-
-    for (const auto& e : outcome.output_errors)
-        fmt::print(stderr, "formatbench: error: {}\n", e);
+    if (leader)
+        for (const auto& e : outcome.output_errors)
+            fmt::print(stderr, "formatbench: error: {}\n", e);
     if (outcome.interrupted) {
-        fmt::print(stderr, "formatbench: interrupted; {} of {} cases finished{}\n",
-                   outcome.result.cases.size(), s.cases.size(),
-                   log_path.empty() ? "" : "; continue with --resume " + log_path);
+        if (leader)
+            fmt::print(stderr, "formatbench: interrupted; {} of {} cases finished{}\n",
+                       outcome.result.cases.size(), p->s.cases.size(),
+                       p->log_path.empty() ? "" : "; continue with --resume " + p->log_path);
         return exit_interrupted;
     }
     return outcome.any_failed || !outcome.output_errors.empty() ? exit_case_failed : exit_ok;

@@ -21,6 +21,12 @@ struct global_options {
 // Returns the process exit code.
 using command_action = std::function<int()>;
 
+// Ends the command with this exit code and no message (an MPI rank other
+// than 0 whose error rank 0 reports).
+struct silent_exit {
+    int code;
+};
+
 // Loads every plugin on the search path; prints one line per skipped file to
 // stderr unless quiet.
 std::unique_ptr<registry> load_plugins(const global_options& global,

@@ -62,6 +62,8 @@ int main(int argc, char** argv) {
     }
     try {
         return checked(action ? action() : exit_usage);
+    } catch (const cli::silent_exit& e) {
+        return e.code;
     } catch (const usage_error& e) {
         fmt::print(stderr, "formatbench: {}\n", escape_text(e.what()));
         return checked(exit_usage);

@@ -92,6 +92,10 @@ private:
                 out << "\n plugin metrics (median per repetition):\n";
                 print_table(m, out);
             }
+            if (const results_table m = rank_table(g); !m.rows.empty()) {
+                out << "\n rank times (each rank's own, median per repetition):\n";
+                print_table(m, out);
+            }
             if (t.baseline_missing)
                 out << fmt::format(" (baseline '{}' has no case for this dataset: no speed-up)\n",
                                    r.spec.baseline);

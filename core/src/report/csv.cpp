@@ -39,13 +39,40 @@ std::vector<std::string> columns() {
     std::vector<std::string> c = {"index", "key", "dataset", "dtype", "count", "format", "plugin", "options"};
     for (const auto& f : run_fields())
         c.push_back(f.json_name);
-    for (const char* name :
-         {"status",         "error",          "n",          "write_median_s",    "write_min_s",
-          "write_mean_s",   "write_stddev_s", "write_cv",   "read_median_s",     "read_min_s",
-          "read_mean_s",    "read_stddev_s",  "read_cv",    "write_mb_s",        "read_mb_s",
-          "payload_bytes",  "file_bytes",     "size_ratio", "resident_fraction", "peak_rss_bytes",
-          "verify_checked", "compared",       "mismatches", "max_abs_error",     "max_rel_error",
-          "write_speedup",  "read_speedup"})
+    for (const char* name : {"status",
+                             "error",
+                             "n",
+                             "write_median_s",
+                             "write_min_s",
+                             "write_mean_s",
+                             "write_stddev_s",
+                             "write_cv",
+                             "read_median_s",
+                             "read_min_s",
+                             "read_mean_s",
+                             "read_stddev_s",
+                             "read_cv",
+                             "write_mb_s",
+                             "read_mb_s",
+                             "payload_bytes",
+                             "file_bytes",
+                             "size_ratio",
+                             "resident_fraction",
+                             "peak_rss_bytes",
+                             "verify_checked",
+                             "compared",
+                             "mismatches",
+                             "max_abs_error",
+                             "max_rel_error",
+                             "write_speedup",
+                             "read_speedup",
+                             "ranks",
+                             "write_rank_min_s",
+                             "write_rank_median_s",
+                             "write_rank_max_s",
+                             "read_rank_min_s",
+                             "read_rank_median_s",
+                             "read_rank_max_s"})
         c.emplace_back(name);
     return c;
 }
@@ -117,8 +144,16 @@ public:
                      num(c.verify.max_rel_error),
                      base ? num(speedup(write_times(*base), w)) : "",
                      base ? num(speedup(read_times(*base), rd)) : "",
+                     std::to_string(c.ranks),
                  })
                 row.push_back(std::move(cell));
+            // Under MPI: the ranks' own times (medians over the repetitions).
+            for (bool write : {true, false}) {
+                const auto spread = rank_spread_medians(c, write);
+                row.push_back(spread ? num(spread->min_s) : "");
+                row.push_back(spread ? num(spread->median_s) : "");
+                row.push_back(spread ? num(spread->max_s) : "");
+            }
             for (const std::string& column : metric_columns) {
                 const bool write = column.rfind("write.", 0) == 0;
                 const std::string name = column.substr(write ? 6 : 5);

@@ -45,6 +45,8 @@ inline std::string context_line(const run_context& c) {
     if (!c.host.empty()) parts.push_back("host " + c.host);
     if (!c.cpu_model.empty()) parts.push_back(c.cpu_model);
     if (c.cores > 0) parts.push_back(fmt::format("{} cores", c.cores));
+    if (c.ranks > 1)
+        parts.push_back(fmt::format("{} MPI ranks on {} host{}", c.ranks, c.hosts, c.hosts == 1 ? "" : "s"));
     if (c.memory_bytes > 0) parts.push_back(format_bytes(c.memory_bytes) + " RAM");
     if (!c.os.empty() || !c.kernel.empty())
         parts.push_back(c.kernel.empty() ? c.os : c.os.empty() ? c.kernel : c.os + " " + c.kernel);
@@ -157,6 +159,23 @@ inline results_table metrics_table(const dataset_group& g) {
     return t;
 }
 
+// Under MPI: each case's ranks' own times, fastest, median and slowest
+// (medians over the repetitions); no rows when no case ran on several ranks.
+inline results_table rank_table(const dataset_group& g) {
+    results_table t;
+    t.header = {"format",       "write fastest", "write median", "write slowest",
+                "read fastest", "read median",   "read slowest"};
+    t.numeric = {false, true, true, true, true, true, true};
+    for (const case_result* c : g.cases) {
+        const auto w = rank_spread_medians(*c, true), r = rank_spread_medians(*c, false);
+        if (!w || !r) continue;
+        t.rows.push_back({row_label(*c, g), format_duration(w->min_s), format_duration(w->median_s),
+                          format_duration(w->max_s), format_duration(r->min_s), format_duration(r->median_s),
+                          format_duration(r->max_s)});
+    }
+    return t;
+}
+
 // The definitions printed once under the table(s).
 inline std::vector<std::string> legend(const study_result& r) {
     std::vector<std::string> lines = {
@@ -172,6 +191,11 @@ inline std::vector<std::string> legend(const study_result& r) {
     if (resident)
         lines.emplace_back(
             "resident: median fraction of the file in the page cache just before the read (mincore)");
+    if (r.context.ranks > 1)
+        lines.push_back(fmt::format(
+            "{} MPI ranks: write, read = aggregate time, from the first rank's start to the last rank's end; "
+            "MB/s = all ranks' payload / that time; rank times: each rank's own",
+            r.context.ranks));
     if (!r.spec.baseline.empty())
         lines.push_back(fmt::format("speed-up: median time of baseline '{}' / median time of the row "
                                     "(the reference program's enhancement factor)",

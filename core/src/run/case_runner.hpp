@@ -23,6 +23,8 @@ struct case_setup {
     std::size_t buffer_alignment = 0; // power of two dividing the buffers' addresses
     bool lossless_expected = false;   // the plugin claims bit-exact reads for these options
     std::string plugin_version, plugin_file;
+    std::uint64_t payload_bytes = 0; // of all ranks; 0: the data set's count x element size
+    unsigned ranks = 1;
 };
 
 // What is known when a case ends.

@@ -4,6 +4,7 @@
 #include "base/error.hpp"
 #include "run/executor.hpp"
 #include "run/file_ops.hpp"
+#include "run/rank_executor.hpp"
 #include "run/runner.hpp"
 #include "run/system_info.hpp"
 
@@ -13,6 +14,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <stdexcept>
 
 namespace formatbench {
 namespace {
@@ -57,11 +59,48 @@ private:
 
 } // namespace
 
+namespace {
+
+// The smallest of the ranks' values: what every rank then uses.
+std::uint64_t agreed_minimum(communicator& world, std::uint64_t mine) {
+    std::uint64_t least = mine;
+    for (const std::string& v : world.all_gather(std::to_string(mine)))
+        least = std::min<std::uint64_t>(least, std::stoull(v));
+    return least;
+}
+
+} // namespace
+
 run_outcome run_study(const study& s, const registry& reg, observer_list& observers,
                       const study_run_options& options) {
     signal_scope signals;
+    communicator* world = options.world;
+    const bool leader = !world || world->rank() == 0;
     const bool own_dir = s.directory.empty();
-    const std::string dir = own_dir ? make_temp_directory() : s.directory;
+    world_info where;
+    std::string dir = s.directory;
+    if (world) {
+        where = describe_world(*world);
+        if (own_dir && where.hosts > 1)
+            throw usage_error(fmt::format(
+                "the {} ranks run on {} machines: give the study a `directory:` (or --directory) on a file "
+                "system they all see, such as a parallel file system; each machine's $TMPDIR is its own",
+                world->size(), where.hosts));
+        // Rank 0 makes the fresh folder; the others use its name (or all
+        // report why it could not be made).
+        std::string made;
+        if (own_dir && leader) {
+            try {
+                made = make_temp_directory();
+            } catch (const std::exception& e) {
+                made = std::string("!") + e.what();
+            }
+        }
+        if (own_dir) dir = world->all_gather(made).front();
+        if (!dir.empty() && dir[0] == '!') throw std::runtime_error(dir.substr(1));
+    } else if (own_dir) {
+        dir = make_temp_directory();
+    }
 
     study_result run;
     run.spec = s;
@@ -75,19 +114,38 @@ run_outcome run_study(const study& s, const registry& reg, observer_list& observ
     env.keep_files = s.keep_files;
     env.in_memory_bytes = options.in_memory_bytes ? options.in_memory_bytes : default_in_memory_bytes();
     env.stop_requested = [] { return pending_signal != 0; };
-    auto ex =
-        s.isolation == isolation_mode::process ? make_forked_executor(env) : make_in_process_executor(env);
+    // The cases alive together under interleave and shuffle hold at most
+    // half of the usable memory.
+    std::uint64_t memory_budget = usable_memory_bytes() / 2;
+    std::unique_ptr<executor> ex;
+    std::function<bool()> stop = env.stop_requested;
+    if (world) {
+        run.context.ranks = world->size();
+        run.context.hosts = where.hosts;
+        env.place = {world->rank(), world->size()};
+        // The ranks of one machine share its memory; every rank must plan
+        // the same batches, so all take the smallest figure.
+        if (!options.in_memory_bytes) env.in_memory_bytes /= where.ranks_on_host;
+        env.in_memory_bytes = agreed_minimum(*world, env.in_memory_bytes);
+        memory_budget = agreed_minimum(*world, memory_budget / where.ranks_on_host);
+        auto rex = std::make_unique<rank_executor>(env, *world, s.isolation, where.clock_offset);
+        stop = [r = rex.get()] { return r->stop_agreed(); };
+        ex = std::move(rex);
+    } else {
+        ex = s.isolation == isolation_mode::process ? make_forked_executor(env)
+                                                    : make_in_process_executor(env);
+    }
 
     runner_options ro;
     ro.resumed = options.resumed;
-    ro.stop_requested = env.stop_requested;
+    ro.stop_requested = stop;
     ro.in_memory_bytes = env.in_memory_bytes;
-    // The cases alive together under interleave and shuffle hold at most
-    // half of the usable memory.
-    ro.memory_budget = usable_memory_bytes() / 2;
+    ro.memory_budget = memory_budget;
     run_outcome outcome = run_cases(std::move(run), *ex, observers, ro);
+    ex.reset();
+    if (world) world->barrier(); // every rank is done with the folder
 
-    if (own_dir && !s.keep_files) {
+    if (own_dir && !s.keep_files && leader) {
         try {
             remove_output(dir);
         } catch (const std::exception& e) {

@@ -2,10 +2,15 @@
 // one under $TMPDIR unless the study names one, removed afterwards unless
 // files are kept), the run context, SIGINT/SIGTERM (stop cleanly after the
 // current step; the caller exits 130), the executor of the study's
-// isolation, and the runner (runner.hpp).
+// isolation, and the runner (runner.hpp). Under MPI (a communicator
+// given), every rank calls it: the ranks agree on the data folder, the
+// memory limits and when to stop, and run every case together through the
+// rank executor (rank_executor.hpp); the caller gives observers on rank 0
+// only.
 #pragma once
 
 #include "host/registry.hpp"
+#include "run/communicator.hpp"
 #include "run/observer.hpp"
 
 #include <cstdint>
@@ -17,6 +22,7 @@ namespace formatbench {
 struct study_run_options {
     std::map<std::string, case_result> resumed; // finished cases of an earlier run, by key
     std::uint64_t in_memory_bytes = 0;          // 0 = default_in_memory_bytes()
+    communicator* world = nullptr;              // the MPI ranks, or null
 };
 
 // Throws usage_error for a data folder that cannot be made or used, before

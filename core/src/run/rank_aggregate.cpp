@@ -1,0 +1,101 @@
+// The ranks' reports combined (rank_aggregate.hpp).
+#include "run/rank_aggregate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace formatbench {
+namespace {
+
+// The larger error; NaN (a value where an infinity or NaN was expected,
+// verify.cpp) is larger than any number.
+double larger_error(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
+    return std::max(a, b);
+}
+
+} // namespace
+
+step_result combine_steps(const std::vector<rank_report>& ranks) {
+    for (const rank_report& r : ranks)
+        if (r.step.status == case_status::skipped) return r.step;
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+        if (!ranks[i].step.ok()) {
+            step_result s = ranks[i].step;
+            if (ranks.size() > 1) s.error = fmt::format("rank {}: {}", i, s.error);
+            return s;
+        }
+    return {};
+}
+
+phase_sample combine_phase(const std::vector<rank_report>& ranks) {
+    phase_sample out;
+    if (ranks.empty()) return out;
+    double first = std::numeric_limits<double>::infinity(), last = -first;
+    std::vector<double> own;
+    for (const rank_report& r : ranks) {
+        const phase_sample& s = r.report.sample;
+        first = std::min(first, r.report.started);
+        last = std::max(last, r.report.started + s.wall_s);
+        out.user_s += s.user_s;
+        out.sys_s += s.sys_s;
+        own.push_back(s.wall_s);
+        for (const auto& [name, value] : s.metrics) {
+            auto it = std::find_if(out.metrics.begin(), out.metrics.end(),
+                                   [&](const auto& m) { return m.first == name; });
+            if (it == out.metrics.end())
+                out.metrics.emplace_back(name, value);
+            else
+                it->second += value;
+        }
+    }
+    out.wall_s = last - first;
+    if (ranks.size() > 1) {
+        std::sort(own.begin(), own.end());
+        const std::size_t n = own.size();
+        const double median = n % 2 ? own[n / 2] : (own[n / 2 - 1] + own[n / 2]) / 2;
+        out.ranks = rank_spread{own.front(), median, own.back()};
+    }
+    return out;
+}
+
+double combine_resident(const std::vector<rank_report>& ranks) {
+    double sum = 0;
+    std::size_t n = 0;
+    for (const rank_report& r : ranks)
+        if (r.report.resident_fraction >= 0) {
+            sum += r.report.resident_fraction;
+            ++n;
+        }
+    return n ? sum / static_cast<double>(n) : -1;
+}
+
+verification combine_verify(const std::vector<rank_report>& ranks) {
+    verification out;
+    if (ranks.empty()) return out;
+    out.checked = true;
+    out.lossless_expected = ranks.front().report.verify.lossless_expected;
+    for (const rank_report& r : ranks) {
+        const verification& v = r.report.verify;
+        out.checked = out.checked && v.checked;
+        out.compared += v.compared;
+        out.mismatches += v.mismatches;
+        out.max_abs_error = larger_error(out.max_abs_error, v.max_abs_error);
+        out.max_rel_error = larger_error(out.max_rel_error, v.max_rel_error);
+    }
+    return out;
+}
+
+case_facts combine_facts(const std::vector<case_facts>& ranks, bool shared) {
+    case_facts out;
+    for (const case_facts& f : ranks) {
+        out.file_bytes = shared ? std::max(out.file_bytes, f.file_bytes) : out.file_bytes + f.file_bytes;
+        out.peak_rss_bytes = std::max(out.peak_rss_bytes, f.peak_rss_bytes);
+    }
+    return out;
+}
+
+} // namespace formatbench
