@@ -241,7 +241,12 @@ preamble parse_preamble(const unsigned char* bytes, std::size_t n) {
 }
 
 header_fields parse_header(std::string_view text) {
-    return parser(text).parse();
+    // The format terminates the header with '\n' (every numpy since 1.0
+    // writes it): a damaged length that ends the header elsewhere is caught
+    // here instead of shifting the data.
+    if (text.empty() || text.back() != '\n')
+        throw bad_header("the header does not end with '\\n' (its length field may be damaged)");
+    return parser(text.substr(0, text.size() - 1)).parse();
 }
 
 bool descr_matches(std::string_view descr, fb_dtype d, bool& big_endian) {

@@ -79,7 +79,8 @@ struct preamble {
 // less than 12). Throws bad_header naming what is wrong.
 preamble parse_preamble(const unsigned char* bytes, std::size_t n);
 
-// Parses the header text (after the preamble). Accepts exactly the dict
+// Parses the header text (after the preamble), which must end with '\n'
+// as the format specifies. Accepts exactly the dict
 // numpy's reader accepts for a simple dtype: the keys descr, fortran_order
 // and shape once each, in any order; a quoted string, True/False and a tuple
 // of non-negative integers (Python syntax: "(5,)" is a tuple, "(5)" is not);
