@@ -1,0 +1,150 @@
+// The hdf5 plugin's writer (see h5_writer.hpp).
+#include "h5_writer.hpp"
+
+#include <formatbench/posix_file.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace formatbench::hdf5 {
+namespace {
+
+constexpr sdk::file_wording wording{.prefix = "hdf5: ", .space_hint = true};
+
+// Slots of the chunk cache's hash table: HDF5's default, a prime.
+constexpr std::size_t cache_slots = 521;
+
+} // namespace
+
+hdf5_writer::hdf5_writer(const sdk::open_request& r)
+    : path_(r.path), dtype_(r.dtype), settings_(parse_settings(r)) {
+    library_call call;
+    if (settings_.deflate > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0)
+        throw sdk::error(FB_E_UNSUPPORTED, "hdf5: this HDF5 library has no deflate filter; cannot write '" +
+                                               path_ + "' with deflate " + std::to_string(settings_.deflate));
+    try {
+        open_file(r);
+    } catch (...) {
+        // Nothing is left at the path: the ids are closed, then the file
+        // goes if this writer created it (a device is never removed).
+        memory_space_.reset();
+        file_space_.reset();
+        dataset_.reset();
+        file_.reset();
+        if (created_) ::unlink(path_.c_str());
+        throw;
+    }
+}
+
+void hdf5_writer::open_file(const sdk::open_request& r) {
+    const bool chunked = chunked_layout(settings_, r.count, path_);
+    // The path is made here first, exclusively, so that created_ says
+    // whether it is ours to remove; the operating system's refusals get the
+    // SDK's messages ("hdf5: cannot create '...': Permission denied").
+    {
+        sdk::file f = sdk::file::create(path_, wording, O_RDWR);
+        created_ = f.created();
+        f.close();
+    }
+    h5_id fapl = own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
+    if (H5Pset_libver_bounds(fapl.get(), settings_.libver_low, H5F_LIBVER_LATEST) < 0)
+        fail(FB_E_INVALID_OPTION, "cannot set the libver bounds for", path_);
+    // Closing the file closes whatever is still open in it.
+    if (H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_STRONG) < 0) fail(FB_E_INTERNAL, "cannot set up", path_);
+    file_ = own(H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose, FB_E_IO,
+                "cannot create", path_);
+
+    const bool known = r.count != FB_COUNT_UNKNOWN;
+    // A chunk cannot be larger than a fixed dimension, so an empty chunked
+    // dataset is made extendible too.
+    extendible_ = !known || (chunked && r.count == 0);
+    hsize_t dims = known ? r.count : 0;
+    hsize_t max_dims = extendible_ ? H5S_UNLIMITED : dims;
+    capacity_ = extendible_ ? 0 : r.count;
+    h5_id space = own(H5Screate_simple(1, &dims, &max_dims), H5Sclose, FB_E_INTERNAL, "cannot set up", path_);
+
+    h5_id dcpl = own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
+    // Every element is written, so HDF5 need not write fill values first.
+    if (H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER) < 0) fail(FB_E_INTERNAL, "cannot set up", path_);
+    h5_id dapl = own(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
+    if (chunked) {
+        const std::size_t size = fb_dtype_size(dtype_);
+        hsize_t chunk = chunk_elements(settings_, size, extendible_ ? FB_COUNT_UNKNOWN : r.count);
+        if (H5Pset_chunk(dcpl.get(), 1, &chunk) < 0)
+            fail(FB_E_INVALID_OPTION, "cannot use this chunk size for", path_);
+        // HDF5's usual order: shuffle before deflate, the checksum last (of
+        // the bytes as stored).
+        if (settings_.shuffle && H5Pset_shuffle(dcpl.get()) < 0) fail(FB_E_INTERNAL, "cannot set up", path_);
+        if (settings_.deflate > 0 && H5Pset_deflate(dcpl.get(), static_cast<unsigned>(settings_.deflate)) < 0)
+            fail(FB_E_INTERNAL, "cannot set up", path_);
+        if (settings_.fletcher32 && H5Pset_fletcher32(dcpl.get()) < 0)
+            fail(FB_E_INTERNAL, "cannot set up", path_);
+        const std::size_t cache = std::max<std::size_t>(2 * chunk * size, default_chunk_bytes);
+        if (H5Pset_chunk_cache(dapl.get(), cache_slots, cache, 1.0) < 0)
+            fail(FB_E_INTERNAL, "cannot set up", path_);
+    }
+    // Groups on the way to a dataset such as /results/run1 are created.
+    h5_id lcpl = own(H5Pcreate(H5P_LINK_CREATE), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
+    if (H5Pset_create_intermediate_group(lcpl.get(), 1) < 0) fail(FB_E_INTERNAL, "cannot set up", path_);
+    dataset_ = own(H5Dcreate2(file_.get(), settings_.dataset.c_str(), file_type(dtype_), space.get(),
+                              lcpl.get(), dcpl.get(), dapl.get()),
+                   H5Dclose, FB_E_IO, "cannot create the dataset '" + settings_.dataset + "' in", path_);
+    if (!extendible_) file_space_ = std::move(space);
+}
+
+hdf5_writer::~hdf5_writer() {
+    if (!file_.valid() && !dataset_.valid()) return;
+    library_call call;
+    memory_space_.reset();
+    file_space_.reset();
+    dataset_.reset();
+    file_.reset();
+}
+
+void hdf5_writer::write(const void* data, std::uint64_t count) {
+    library_call call;
+    if (!dataset_.valid()) throw sdk::error(FB_E_STATE, "hdf5: write to '" + path_ + "' after close");
+    if (count == 0) return;
+    hsize_t start = written_, n = count;
+    if (extendible_) {
+        hsize_t size = written_ + count;
+        if (H5Dset_extent(dataset_.get(), &size) < 0) fail(FB_E_IO, "cannot extend the dataset in", path_);
+        file_space_ = own(H5Dget_space(dataset_.get()), H5Sclose, FB_E_INTERNAL, "cannot extend", path_);
+    } else if (count > capacity_ - written_) {
+        throw sdk::error(FB_E_STATE, "hdf5: '" + path_ + "': a write of " + std::to_string(count) +
+                                         " elements after " + std::to_string(written_) + " goes past the " +
+                                         std::to_string(capacity_) + " the file was opened for");
+    }
+    if (H5Sselect_hyperslab(file_space_.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr) < 0)
+        fail(FB_E_INTERNAL, "cannot select elements in", path_);
+    if (n != memory_count_) {
+        memory_space_ =
+            own(H5Screate_simple(1, &n, nullptr), H5Sclose, FB_E_INTERNAL, "cannot write to", path_);
+        memory_count_ = n;
+    }
+    if (H5Dwrite(dataset_.get(), memory_type(dtype_), memory_space_.get(), file_space_.get(), H5P_DEFAULT,
+                 data) < 0)
+        fail(FB_E_IO, "cannot write to", path_);
+    written_ += count;
+}
+
+void hdf5_writer::close() {
+    library_call call;
+    if (!file_.valid()) return;
+    memory_space_.reset();
+    file_space_.reset();
+    // Closing the dataset writes the chunks still in its cache; closing the
+    // file writes the metadata. Either may meet a full disk.
+    if (!dataset_.close()) {
+        h5_id file = std::move(file_); // closed after the reason is taken from the stack
+        fail(FB_E_IO, "cannot finish the dataset in", path_);
+    }
+    if (!file_.close()) fail(FB_E_IO, "cannot finish", path_);
+    if (!extendible_ && written_ < capacity_)
+        throw sdk::error(FB_E_STATE, "hdf5: '" + path_ + "' was closed after " + std::to_string(written_) +
+                                         " of the " + std::to_string(capacity_) +
+                                         " elements it was opened for; the rest of its dataset is undefined");
+}
+
+} // namespace formatbench::hdf5
