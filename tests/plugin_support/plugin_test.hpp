@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -179,6 +181,18 @@ inline void put_file(const std::string& path, const bytes& b) {
 
 inline void put_file(const std::string& path, const std::string& s) {
     put_file(path, s.data(), s.size());
+}
+
+// A full device (char 1:7) of the test's own in dir, so that a plugin that
+// wrongly removes its path cannot remove the system's /dev/full; /dev/full
+// itself only when this process may not make device nodes (not root), and
+// so could not remove it either.
+inline std::string full_device(const temp_dir& dir) {
+    std::string path = dir / "full";
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode)) return path; // made by an earlier call
+    if (::mknod(path.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0) return path;
+    return "/dev/full";
 }
 
 // The status of a call that may throw formatbench::plugin_error (FB_OK when
