@@ -17,7 +17,10 @@ packages=(
   libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
   libfast-float-dev       # the ascii plugin's float parser (header-only; 15% faster than std::from_chars)
   libgtest-dev python3-jsonschema  # tests (the results schema is checked with jsonschema)
-  python3-numpy cmake     # tests: .npy interop of examples/npy, the plugin guide's CMake build
+  python3-numpy cmake     # tests: .npy interop of plugins/npy and examples/npy, the plugin guide's CMake build
+  libhdf5-dev libnetcdf-dev  # the hdf5 and netcdf plugins (Debian's serial HDF5 1.10; netCDF 4.9 with CDF-5)
+  hdf5-tools python3-h5py    # tests: hdf5 plugin interop with h5dump and h5py
+  netcdf-bin python3-netcdf4 # tests: netcdf plugin interop with ncdump and netCDF4-python
   clang gfortran          # sanitizer/fuzz builds (clang), the reference Fortran program (benchmarks)
 )
 if $with_browser; then
