@@ -1,16 +1,13 @@
 // The hdf5 plugin's writer (see h5_writer.hpp).
 #include "h5_writer.hpp"
 
-#include <formatbench/posix_file.hpp>
-
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 
 namespace formatbench::hdf5 {
 namespace {
-
-constexpr sdk::file_wording wording{.prefix = "hdf5: ", .space_hint = true};
 
 // Slots of the chunk cache's hash table: HDF5's default, a prime.
 constexpr std::size_t cache_slots = 521;
@@ -39,21 +36,23 @@ hdf5_writer::hdf5_writer(const sdk::open_request& r)
 
 void hdf5_writer::open_file(const sdk::open_request& r) {
     const bool chunked = chunked_layout(settings_, r.count, path_);
-    // The path is made here first, exclusively, so that created_ says
-    // whether it is ours to remove; the operating system's refusals get the
-    // SDK's messages ("hdf5: cannot create '...': Permission denied").
-    {
-        sdk::file f = sdk::file::create(path_, wording, O_RDWR);
-        created_ = f.created();
-        f.close();
-    }
+    // A new path is created exclusively (H5F_ACC_EXCL), so that created_
+    // says whether the file is ours to remove, and HDF5 writes a new file
+    // instead of truncating one (slower: the runner writes each repetition
+    // from no file for that reason). A path that exists (a file kept by the
+    // host, a device) is truncated (H5F_ACC_TRUNC) and never removed.
+    struct stat st {};
+    const bool exists = ::lstat(path_.c_str(), &st) == 0;
     h5_id fapl = own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
     if (H5Pset_libver_bounds(fapl.get(), settings_.libver_low, H5F_LIBVER_LATEST) < 0)
         fail(FB_E_INVALID_OPTION, "cannot set the libver bounds for", path_);
     // Closing the file closes whatever is still open in it.
     if (H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_STRONG) < 0) fail(FB_E_INTERNAL, "cannot set up", path_);
-    file_ = own(H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose, FB_E_IO,
-                "cannot create", path_);
+    hid_t file = H5Fcreate(path_.c_str(), exists ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, fapl.get());
+    // With H5F_ACC_EXCL a file now at the path is the one HDF5 made, also
+    // when it then failed (a full disk): it is removed with the rest.
+    if (!exists) created_ = ::lstat(path_.c_str(), &st) == 0;
+    file_ = own(file, H5Fclose, FB_E_IO, "cannot create", path_);
 
     const bool known = r.count != FB_COUNT_UNKNOWN;
     // A chunk cannot be larger than a fixed dimension, so an empty chunked

@@ -1,18 +1,17 @@
 // The netcdf plugin's writer (see nc_writer.hpp).
 #include "nc_writer.hpp"
 
-#include <formatbench/posix_file.hpp>
-
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <utility>
 
 namespace formatbench::netcdf {
 namespace {
 
-constexpr sdk::file_wording wording{.prefix = "netcdf: ", .space_hint = true};
 constexpr const char* dimension_name = "index";
 
 } // namespace
@@ -21,19 +20,12 @@ netcdf_writer::netcdf_writer(const sdk::open_request& r)
     : path_(r.path), dtype_(r.dtype), settings_(parse_settings(r)) {
     library_call call;
     struct stat st {};
-    if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    exists_ = ::stat(path_.c_str(), &st) == 0;
+    if (exists_ && !S_ISREG(st.st_mode))
         throw sdk::error(FB_E_IO,
                          "netcdf: '" + path_ +
                              "' is not a regular file; netCDF removes the file it was creating when that "
                              "fails, so this plugin writes only regular files");
-    // The path is made here first, exclusively, so that created_ says
-    // whether it is ours to remove; the operating system's refusals get the
-    // SDK's messages ("netcdf: cannot create '...': Permission denied").
-    {
-        sdk::file f = sdk::file::create(path_, wording, O_RDWR);
-        created_ = f.created();
-        f.close();
-    }
     try {
         define(r);
     } catch (...) {
@@ -46,7 +38,23 @@ netcdf_writer::netcdf_writer(const sdk::open_request& r)
 
 void netcdf_writer::define(const sdk::open_request& r) {
     const netcdf_settings& s = settings_;
-    check(nc_create(path_.c_str(), create_mode(s.format), &ncid_), FB_E_IO, "cannot create", path_);
+    // A new path is created exclusively (NC_NOCLOBBER), so that created_
+    // says whether the file is ours to remove, and netCDF writes a new file
+    // instead of truncating one (slower: the runner writes each repetition
+    // from no file for that reason). An existing regular file is truncated
+    // (NC_CLOBBER).
+    int st = nc_create(path_.c_str(), create_mode(s.format) | (exists_ ? NC_CLOBBER : NC_NOCLOBBER), &ncid_);
+    struct stat now {};
+    if (!exists_) created_ = ::stat(path_.c_str(), &now) == 0;
+    if (st != NC_NOERR && !exists_ && !created_) {
+        // netCDF-4 reports every failure of HDF5's create as EACCES: the
+        // operating system's own reason, from a create of our own.
+        int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0) throw sdk::io_error("netcdf: cannot create", path_, errno);
+        ::close(fd);
+        ::unlink(path_.c_str());
+    }
+    check(st, FB_E_IO, "cannot create", path_);
     int old_fill = 0;
     check(nc_set_fill(ncid_, NC_NOFILL, &old_fill), FB_E_IO, "cannot set up", path_);
 
@@ -57,8 +65,8 @@ void netcdf_writer::define(const sdk::open_request& r) {
         throw sdk::error(FB_E_INVALID_OPTION, "netcdf: a count of " + std::to_string(r.count) + " for '" +
                                                   path_ + "' does not fit netCDF's size_t");
     int dim = -1;
-    int st = nc_def_dim(ncid_, dimension_name, unlimited_ ? NC_UNLIMITED : static_cast<std::size_t>(r.count),
-                        &dim);
+    st = nc_def_dim(ncid_, dimension_name, unlimited_ ? NC_UNLIMITED : static_cast<std::size_t>(r.count),
+                    &dim);
     if (st != NC_NOERR)
         fail(st, FB_E_INVALID_OPTION, "cannot define the dimension of", path_,
              std::string("format ") + format_name(s.format) + " may not hold " + std::to_string(r.count) +
@@ -99,7 +107,7 @@ void netcdf_writer::define(const sdk::open_request& r) {
 netcdf_writer::netcdf_writer(netcdf_writer&& o) noexcept
     : path_(std::move(o.path_)), dtype_(o.dtype_), settings_(std::move(o.settings_)),
       ncid_(std::exchange(o.ncid_, -1)), varid_(o.varid_), unlimited_(o.unlimited_), capacity_(o.capacity_),
-      written_(o.written_), created_(o.created_) {}
+      written_(o.written_), exists_(o.exists_), created_(o.created_) {}
 
 netcdf_writer::~netcdf_writer() {
     if (ncid_ < 0) return;

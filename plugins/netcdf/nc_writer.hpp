@@ -44,6 +44,7 @@ private:
     bool unlimited_ = false;
     std::uint64_t capacity_ = 0; // a fixed dimension's length
     std::uint64_t written_ = 0;
+    bool exists_ = false;  // the path existed before open
     bool created_ = false; // this writer made the file at path_
 };
 

@@ -57,13 +57,13 @@ netcdf_settings parse_settings(const sdk::open_request& r) {
 
 int create_mode(file_format f) {
     switch (f) {
-    case file_format::netcdf4: return NC_CLOBBER | NC_NETCDF4;
-    case file_format::netcdf4_classic: return NC_CLOBBER | NC_NETCDF4 | NC_CLASSIC_MODEL;
-    case file_format::classic: return NC_CLOBBER;
-    case file_format::offset64: return NC_CLOBBER | NC_64BIT_OFFSET;
-    case file_format::data64: return NC_CLOBBER | NC_64BIT_DATA;
+    case file_format::netcdf4: return NC_NETCDF4;
+    case file_format::netcdf4_classic: return NC_NETCDF4 | NC_CLASSIC_MODEL;
+    case file_format::classic: return 0;
+    case file_format::offset64: return NC_64BIT_OFFSET;
+    case file_format::data64: return NC_64BIT_DATA;
     }
-    return NC_CLOBBER;
+    return 0;
 }
 
 const char* format_name(file_format f) {

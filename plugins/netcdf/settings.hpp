@@ -40,7 +40,7 @@ struct netcdf_settings {
 // sdk::error(FB_E_INVALID_OPTION) naming the options; nothing is touched.
 netcdf_settings parse_settings(const sdk::open_request& r);
 
-// nc_create's mode for the format (NC_CLOBBER and NC_NETCDF4, ...).
+// nc_create's format bits (NC_NETCDF4, NC_64BIT_DATA, ...).
 int create_mode(file_format f);
 const char* format_name(file_format f);
 
