@@ -3,17 +3,14 @@
 
 #include "settings.hpp"
 
-#include <formatbench/posix_file.hpp>
-
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <vector>
 
 namespace formatbench::hdf5 {
 namespace {
-
-constexpr sdk::file_wording wording{.prefix = "hdf5: "};
 
 // Names listed when the dataset asked for is missing, and their length.
 constexpr std::size_t listed_names = 10;
@@ -65,19 +62,19 @@ std::string extent_text(hid_t space) {
 hdf5_reader::hdf5_reader(const sdk::open_request& r)
     : path_(r.path), dtype_(r.dtype), dataset_name_(r.options.get_string("dataset")) {
     library_call call;
-    // The operating system's refusals in its own words, before HDF5's.
+    // The operating system's refusals in its own words, before HDF5's (a
+    // stat, not an open: HDF5 opens the file itself, and reports a
+    // permission it is refused with the errno).
     {
-        sdk::file f = sdk::file::open_read(path_, wording);
-        struct stat st = f.status();
+        struct stat st {};
+        if (::stat(path_.c_str(), &st) != 0) throw sdk::io_error("hdf5: cannot open", path_, errno);
         if (S_ISDIR(st.st_mode))
             throw sdk::error(FB_E_IO, "hdf5: '" + path_ + "' is a directory, not an HDF5 file");
         if (S_ISREG(st.st_mode) && st.st_size == 0)
             throw sdk::error(FB_E_TRUNCATED, "hdf5: '" + path_ + "' is empty, not an HDF5 file");
     }
-    h5_id fapl = own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
-    if (H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_STRONG) < 0) fail(FB_E_INTERNAL, "cannot set up", path_);
-    file_ =
-        own(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose, FB_E_CORRUPT, "cannot open", path_);
+    file_ = own(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, FB_E_CORRUPT, "cannot open",
+                path_);
     open_dataset(dataset_name_);
     check_dataset(dataset_name_, r.count);
 }
@@ -124,6 +121,10 @@ void hdf5_reader::check_dataset(const std::string& name, std::uint64_t asked) {
                              " were asked for; set the count to " + std::to_string(extent_));
     file_space_ = std::move(space);
 
+    // A contiguous dataset has an address and no filters: the creation
+    // property list, a copy HDF5 makes at some cost, is not needed then.
+    if (H5Dget_offset(dataset_.get()) != HADDR_UNDEF) return;
+    take_error_stack(); // a chunked or unallocated dataset may have left a note
     h5_id dcpl = own(H5Dget_create_plist(dataset_.get()), H5Pclose, FB_E_CORRUPT,
                      "cannot read the dataset's layout in", path_);
     if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED) return;
@@ -178,16 +179,22 @@ void hdf5_reader::read(void* data, std::uint64_t count) {
                                              std::to_string(count) + " after " + std::to_string(done_) +
                                              " goes past them");
     if (count == 0) return;
-    hsize_t start = done_, n = count;
-    if (H5Sselect_hyperslab(file_space_.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr) < 0)
-        fail(FB_E_INTERNAL, "cannot select elements in", path_);
-    if (n != memory_count_) {
-        memory_space_ =
-            own(H5Screate_simple(1, &n, nullptr), H5Sclose, FB_E_INTERNAL, "cannot read from", path_);
-        memory_count_ = n;
+    // The whole dataset in one call is H5S_ALL, as a bare program reads it;
+    // otherwise a hyperslab at the running offset.
+    hid_t memory = H5S_ALL, file = H5S_ALL;
+    if (done_ != 0 || count != extent_) {
+        hsize_t start = done_, n = count;
+        if (H5Sselect_hyperslab(file_space_.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr) < 0)
+            fail(FB_E_INTERNAL, "cannot select elements in", path_);
+        if (n != memory_count_) {
+            memory_space_ =
+                own(H5Screate_simple(1, &n, nullptr), H5Sclose, FB_E_INTERNAL, "cannot read from", path_);
+            memory_count_ = n;
+        }
+        memory = memory_space_.get();
+        file = file_space_.get();
     }
-    if (H5Dread(dataset_.get(), memory_type(dtype_), memory_space_.get(), file_space_.get(), H5P_DEFAULT,
-                data) < 0)
+    if (H5Dread(dataset_.get(), memory_type(dtype_), memory, file, H5P_DEFAULT, data) < 0)
         fail(FB_E_CORRUPT, "cannot read from", path_);
     done_ += count;
 }

@@ -50,6 +50,11 @@ private:
     closer close_ = nullptr;
 };
 
+// A property list's id, or H5P_DEFAULT when none was made.
+inline hid_t or_default(const h5_id& list) noexcept {
+    return list.valid() ? list.get() : H5P_DEFAULT;
+}
+
 // Takes id, or throws: a negative id means HDF5 failed and left the reason
 // on its error stack. status, what and path go to fail().
 h5_id own(hid_t id, h5_id::closer close, fb_status status, const std::string& what, const std::string& path);

@@ -43,12 +43,18 @@ void hdf5_writer::open_file(const sdk::open_request& r) {
     // host, a device) is truncated (H5F_ACC_TRUNC) and never removed.
     struct stat st {};
     const bool exists = ::lstat(path_.c_str(), &st) == 0;
-    h5_id fapl = own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
-    if (H5Pset_libver_bounds(fapl.get(), settings_.libver_low, H5F_LIBVER_LATEST) < 0)
-        fail(FB_E_INVALID_OPTION, "cannot set the libver bounds for", path_);
-    // Closing the file closes whatever is still open in it.
-    if (H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_STRONG) < 0) fail(FB_E_INTERNAL, "cannot set up", path_);
-    hid_t file = H5Fcreate(path_.c_str(), exists ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, fapl.get());
+    // Property lists only where they differ from HDF5's defaults: each one
+    // is created, copied into the object and closed, which HDF5 does
+    // through skip lists and string hashes at a cost a bare program with
+    // H5P_DEFAULT does not pay.
+    h5_id fapl;
+    if (settings_.libver_low != H5F_LIBVER_EARLIEST) {
+        fapl = own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
+        if (H5Pset_libver_bounds(fapl.get(), settings_.libver_low, H5F_LIBVER_LATEST) < 0)
+            fail(FB_E_INVALID_OPTION, "cannot set the libver bounds for", path_);
+    }
+    hid_t file =
+        H5Fcreate(path_.c_str(), exists ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, or_default(fapl));
     // With H5F_ACC_EXCL a file now at the path is the one HDF5 made, also
     // when it then failed (a full disk): it is removed with the rest.
     if (!exists) created_ = ::lstat(path_.c_str(), &st) == 0;
@@ -63,11 +69,13 @@ void hdf5_writer::open_file(const sdk::open_request& r) {
     capacity_ = extendible_ ? 0 : r.count;
     h5_id space = own(H5Screate_simple(1, &dims, &max_dims), H5Sclose, FB_E_INTERNAL, "cannot set up", path_);
 
-    h5_id dcpl = own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
-    // Every element is written, so HDF5 need not write fill values first.
-    if (H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER) < 0) fail(FB_E_INTERNAL, "cannot set up", path_);
-    h5_id dapl = own(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
+    // Fill values: HDF5's default (a fill value not set by the user, fill
+    // time "if set") writes none, which is right, as every element is
+    // written.
+    h5_id dcpl, dapl;
     if (chunked) {
+        dcpl = own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
+        dapl = own(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
         const std::size_t size = fb_dtype_size(dtype_);
         hsize_t chunk = chunk_elements(settings_, size, extendible_ ? FB_COUNT_UNKNOWN : r.count);
         if (H5Pset_chunk(dcpl.get(), 1, &chunk) < 0)
@@ -84,10 +92,13 @@ void hdf5_writer::open_file(const sdk::open_request& r) {
             fail(FB_E_INTERNAL, "cannot set up", path_);
     }
     // Groups on the way to a dataset such as /results/run1 are created.
-    h5_id lcpl = own(H5Pcreate(H5P_LINK_CREATE), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
-    if (H5Pset_create_intermediate_group(lcpl.get(), 1) < 0) fail(FB_E_INTERNAL, "cannot set up", path_);
+    h5_id lcpl;
+    if (settings_.dataset.find('/', settings_.dataset.find_first_not_of('/')) != std::string::npos) {
+        lcpl = own(H5Pcreate(H5P_LINK_CREATE), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
+        if (H5Pset_create_intermediate_group(lcpl.get(), 1) < 0) fail(FB_E_INTERNAL, "cannot set up", path_);
+    }
     dataset_ = own(H5Dcreate2(file_.get(), settings_.dataset.c_str(), file_type(dtype_), space.get(),
-                              lcpl.get(), dcpl.get(), dapl.get()),
+                              or_default(lcpl), or_default(dcpl), or_default(dapl)),
                    H5Dclose, FB_E_IO, "cannot create the dataset '" + settings_.dataset + "' in", path_);
     if (!extendible_) file_space_ = std::move(space);
 }
@@ -115,15 +126,21 @@ void hdf5_writer::write(const void* data, std::uint64_t count) {
                                          " elements after " + std::to_string(written_) + " goes past the " +
                                          std::to_string(capacity_) + " the file was opened for");
     }
-    if (H5Sselect_hyperslab(file_space_.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr) < 0)
-        fail(FB_E_INTERNAL, "cannot select elements in", path_);
-    if (n != memory_count_) {
-        memory_space_ =
-            own(H5Screate_simple(1, &n, nullptr), H5Sclose, FB_E_INTERNAL, "cannot write to", path_);
-        memory_count_ = n;
+    // The whole fixed dataset in one call is H5S_ALL, as a bare program
+    // writes it; otherwise a hyperslab at the running offset.
+    hid_t memory = H5S_ALL, file = H5S_ALL;
+    if (extendible_ || written_ != 0 || count != capacity_) {
+        if (H5Sselect_hyperslab(file_space_.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr) < 0)
+            fail(FB_E_INTERNAL, "cannot select elements in", path_);
+        if (n != memory_count_) {
+            memory_space_ =
+                own(H5Screate_simple(1, &n, nullptr), H5Sclose, FB_E_INTERNAL, "cannot write to", path_);
+            memory_count_ = n;
+        }
+        memory = memory_space_.get();
+        file = file_space_.get();
     }
-    if (H5Dwrite(dataset_.get(), memory_type(dtype_), memory_space_.get(), file_space_.get(), H5P_DEFAULT,
-                 data) < 0)
+    if (H5Dwrite(dataset_.get(), memory_type(dtype_), memory, file, H5P_DEFAULT, data) < 0)
         fail(FB_E_IO, "cannot write to", path_);
     written_ += count;
 }
