@@ -31,6 +31,8 @@ public:
 private:
     void open_dataset(const std::string& name);
     void check_dataset(const std::string& name, std::uint64_t asked);
+    void check_filter_values(const std::string& where, H5Z_filter_t id, const unsigned* values,
+                             std::size_t count) const;
 
     std::string path_;
     fb_dtype dtype_;
