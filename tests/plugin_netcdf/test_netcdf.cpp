@@ -418,6 +418,8 @@ std::string read_in_child(const std::string& path, const bytes& want) {
     int code = WEXITSTATUS(status);
     if (code == 0) return "ok";
     if (code == 100) return "other values";
+    // Another exit code: a sanitizer's report ended the child (ASan exits 1).
+    if (code < 10 || code > 10 + FB_E_INTERNAL) return "crash (exit " + std::to_string(code) + ")";
     return "error " + std::to_string(code - 10);
 }
 
