@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plugin speed against its references, measured in one run (issue targets).
 
-  bench/plugin-speed.py [BUILD_DIR] [--runs 7] [--sizes 1000000,10000000]
+  bench/plugin-speed.py [BUILD_DIR] [--runs 7] [--sizes 1000000,10000000] [--containers]
 
 Runs build/bench/plugin_speed, which times every plugin beside its
 references in rounds (each round runs every step once): bare
@@ -49,7 +49,11 @@ def main():
     ap.add_argument("--skip-compress", action="store_true", help="do not run speed_compress (zstd, lz4)")
     ap.add_argument("--fortran-plugin-sizes", default="1000000",
                     help="sizes for the fortran plugin against the Fortran program (speed_fortran); '' skips")
+    ap.add_argument("--containers", action="store_true",
+                    help="run bench/speed_containers instead: hdf5, netcdf, npy against their references")
     a = ap.parse_args()
+    if a.containers:
+        return containers(a.build, a.runs, a.sizes)
     speed = os.path.join(a.build, "bench", "plugin_speed")
     plugins = os.path.join(a.build, "plugins")
     work = tempfile.mkdtemp(prefix="fb-bench-", dir=os.environ.get("TMPDIR", "/tmp"))
@@ -172,6 +176,49 @@ def fortran_plugin_speed(build, plugins, work, n, runs, program):
             print(f"  plugin {name} vs {who:<22}{statistics.median(num) / statistics.median(den):>9.3f}"
                   f"{statistics.median([a / b for a, b in zip(num, den)]):>16.3f}        "
                   f"{('[' + target + ']') if target else ''}")
+
+
+# ---- containers: bench/speed_containers (hdf5, netcdf, npy) --------------------------
+def containers(build, runs, sizes):
+    """The container plugins against their references (bench/speed_containers.cpp):
+    hdf5 (layout contiguous) against the bare H5Fcreate/H5Dcreate2/H5Dwrite/H5Fclose and
+    H5Fopen/H5Dopen2/H5Dread calls and against the raw plugin; netcdf (netcdf4 and
+    classic) against bare nc_create/nc_def_var/nc_put_var/nc_close and nc_open/nc_get_var;
+    npy against raw. Each ratio is reference time / plugin time (> 1: the plugin is
+    faster), of the medians and the median of the per-round ratios (a figure and its
+    references run back to back in each round)."""
+    exe = os.path.join(build, "bench", "speed_containers")
+    if not os.path.exists(exe):
+        print(f"{exe} not built (it needs libhdf5-dev and libnetcdf-dev)")
+        return 1
+    work = tempfile.mkdtemp(prefix="fb-bench-containers-", dir=os.environ.get("TMPDIR", "/tmp"))
+    try:
+        for n in [int(x) for x in sizes.split(",")]:
+            out = subprocess.run([exe, os.path.join(build, "plugins"), work, str(n), str(runs)], check=True,
+                                 capture_output=True, text=True)
+            if out.stderr:
+                print(out.stderr, end="")
+            s = json.loads(out.stdout)["samples"]
+            mb = n * 8 / 1e6
+            print(f"\n== containers, n = {n} float64 uniform [0,1), page cache, median of {runs} rounds")
+            print(f"{'case':<22}{'write s':>11}{'read s':>11}{'write MB/s':>12}{'read MB/s':>12}")
+            for unit in sorted({k.rsplit('.', 1)[0] for k in s}):
+                w, r = statistics.median(s[unit + ".write"]), statistics.median(s[unit + ".read"])
+                print(f"{unit:<22}{w:>11.5f}{r:>11.5f}{mb / w:>12.0f}{mb / r:>12.0f}")
+            print("speed ratios (reference time / plugin time)      of medians   per round (median)   [target]")
+            for plugin, ref, target in (("hdf5", "hdf5_bare", 0.95), ("hdf5", "raw_hdf5_group", 0.80),
+                                        ("netcdf4", "netcdf4_bare", 0.95),
+                                        ("netcdf_classic", "netcdf_classic_bare", 0.95),
+                                        ("npy", "raw_npy_group", 0.95)):
+                for phase in ("write", "read"):
+                    p, q = s[f"{plugin}.{phase}"], s[f"{ref}.{phase}"]
+                    of_medians = statistics.median(q) / statistics.median(p)
+                    per_round = statistics.median([b / a for a, b in zip(p, q)])
+                    name = f"{plugin} {phase} vs {ref.replace('_hdf5_group', '').replace('_npy_group', '')}"
+                    print(f"  {name:<45}{of_medians:>9.2f}{per_round:>16.2f}        [>= {target:.2f}]")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
 
 
 # A round's two-core scaling at least this is a round in which both cores ran.

@@ -1,5 +1,7 @@
-// npy: NumPy's .npy format as a formatbench plugin, built out of tree
-// against the installed SDK (formatbench/plugin.hpp and posix_file.hpp) only.
+// npy_example: NumPy's .npy format as a formatbench plugin, built out of
+// tree against the installed SDK (formatbench/plugin.hpp and posix_file.hpp)
+// only. Its id is npy_example, not npy: formatbench's own plugins/npy has the
+// id npy, and both can be installed and loaded side by side.
 //
 // File layout (numpy's format spec, numpy/lib/format.py):
 //   "\x93NUMPY", major, minor version bytes;
@@ -252,7 +254,7 @@ struct npy_format {
     };
 
     static sdk::plugin_info info() {
-        return {"npy",
+        return {"npy_example",
                 "1.0.0",
                 "NumPy .npy files (numpy.save / numpy.load), versions 1.0-3.0, either byte order",
                 "MIT",

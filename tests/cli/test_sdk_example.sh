@@ -20,7 +20,7 @@ cp -r "$SRC/examples/npy" "$work/npy-src"
 meson setup "$work/npy-build" "$work/npy-src" >"$work/npy-setup.log" 2>&1 \
   || { cat "$work/npy-setup.log"; fail "meson setup of examples/npy failed"; }
 ninja -C "$work/npy-build" >"$work/npy-build.log" 2>&1 || { cat "$work/npy-build.log"; fail "building examples/npy failed"; }
-lib="$work/npy-build/libfb_npy.so"
+lib="$work/npy-build/libfb_npy_example.so"
 [ -f "$lib" ] || fail "no $lib"
 # Built against the installed headers only.
 grep -q -- "-I$dest$prefix/include" "$work/npy-build/compile_commands.json" \
@@ -28,29 +28,35 @@ grep -q -- "-I$dest$prefix/include" "$work/npy-build/compile_commands.json" \
 if grep -q -- "$SRC/core" "$work/npy-build/compile_commands.json"; then fail "the example's build reaches into the source tree"; fi
 meson install -C "$work/npy-build" >"$work/npy-install.log" 2>&1 \
   || { cat "$work/npy-install.log"; fail "meson install of examples/npy failed"; }
-[ -f "$plugindir/libfb_npy.so" ] || fail "the example did not install into plugindir $plugindir"
+[ -f "$plugindir/libfb_npy_example.so" ] || fail "the example did not install into plugindir $plugindir"
 
 # 4. Loading: from FORMATBENCH_PLUGIN_PATH, and from the installed folder
 # with no variable at all.
-FORMATBENCH_PLUGIN_PATH="$work/npy-build" expect_status 0 "$bin" describe npy
-expect_in "$work/out" "$work/npy-build/libfb_npy.so"
+FORMATBENCH_PLUGIN_PATH="$work/npy-build" expect_status 0 "$bin" describe npy_example
+expect_in "$work/out" "$work/npy-build/libfb_npy_example.so"
 expect_in "$work/out" "header_version"
 unset FORMATBENCH_PLUGIN_PATH
 expect_status 0 "$bin" plugins
-expect_in "$work/out" "$plugindir/libfb_npy.so"
+expect_in "$work/out" "$plugindir/libfb_npy_example.so"
+# formatbench's own npy plugin (plugins/npy, id npy) installs into the same
+# folder: both load side by side, neither is skipped as a duplicate id.
+if [ -f "$plugindir/libfb_npy.so" ]; then
+  expect_in "$work/out" "$plugindir/libfb_npy.so"
+  if grep -i "npy" "$work/err"; then fail "a warning about an npy plugin while listing plugins"; fi
+fi
 
 # 5. check-plugin must pass, on the file and by id.
 expect_status 0 "$bin" check-plugin "$lib"
 cp "$work/out" "$work/check.txt"
-expect_in "$work/check.txt" "npy 1.0.0: "
+expect_in "$work/check.txt" "npy_example 1.0.0: "
 expect_in "$work/check.txt" " passed, 0 failed"
 grep -q "^FAIL" "$work/check.txt" && fail "check-plugin printed a failure"
-expect_status 0 "$bin" check-plugin npy --quick --json
-"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ok"] and d["failed"]==0 and d["plugin"]=="npy", d' "$work/out" \
+expect_status 0 "$bin" check-plugin npy_example --quick --json
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ok"] and d["failed"]==0 and d["plugin"]=="npy_example", d' "$work/out" \
   || fail "check-plugin --json did not report a pass"
 grep -E "passed, 0 failed" "$work/check.txt"
 
-# 6. A study: 10^5 doubles with npy (default, and big-endian version 2.0) and raw.
+# 6. A study: 10^5 doubles with npy_example (default, and big-endian version 2.0) and raw.
 mkdir -p "$work/run"
 cat >"$work/study.yaml" <<YAML
 name: sdk-example
@@ -58,8 +64,8 @@ defaults: {repeat: 2, warmup: 0}
 datasets:
   - {dtype: f64, count: 100000, distribution: uniform, seed: 7}
 formats:
-  - npy
-  - {plugin: npy, label: npy-be-v2, options: {byte_order: big, header_version: "2.0"}}
+  - npy_example
+  - {plugin: npy_example, label: npy-be-v2, options: {byte_order: big, header_version: "2.0"}}
   - raw
 directory: $work/run
 keep_files: true
@@ -67,10 +73,10 @@ YAML
 expect_status 0 "$bin" run "$work/study.yaml"
 expect_in "$work/out" "npy-be-v2"
 ls "$work/run" >"$work/files.txt"
-npy_le=$(ls "$work"/run/case-*-npy.npy | head -n 1)
+npy_le=$(ls "$work"/run/case-*-npy_example.npy | head -n 1)
 raw=$(ls "$work"/run/case-*-raw* | head -n 1)
-[ "$(ls "$work"/run/case-*-npy.npy | wc -l)" = 2 ] || { cat "$work/files.txt"; fail "expected two npy files"; }
-npy_be=$(ls "$work"/run/case-*-npy.npy | tail -n 1)
+[ "$(ls "$work"/run/case-*-npy_example.npy | wc -l)" = 2 ] || { cat "$work/files.txt"; fail "expected two npy files"; }
+npy_be=$(ls "$work"/run/case-*-npy_example.npy | tail -n 1)
 
 # 7. Reverse interop: numpy.load reads the plugin's files, equal (bitwise)
 # to the generator's data as the raw plugin wrote it.
@@ -119,10 +125,10 @@ cat >"$work/np/study.yaml" <<YAML
 name: numpy-files
 defaults: {repeat: 1, warmup: 0}
 datasets:
-  - {from_file: {path: f64.npy, plugin: npy}, dtype: f64, count: 100000}
-  - {from_file: {path: f32be_v2.npy, plugin: npy}, dtype: f32, count: 100000}
-  - {from_file: {path: i32_v3.npy, plugin: npy}, dtype: i32, count: 100000}
-  - {from_file: {path: u8.npy, plugin: npy}, dtype: u8, count: 100000}
+  - {from_file: {path: f64.npy, plugin: npy_example}, dtype: f64, count: 100000}
+  - {from_file: {path: f32be_v2.npy, plugin: npy_example}, dtype: f32, count: 100000}
+  - {from_file: {path: i32_v3.npy, plugin: npy_example}, dtype: i32, count: 100000}
+  - {from_file: {path: u8.npy, plugin: npy_example}, dtype: u8, count: 100000}
 formats: [raw]
 directory: $work/run2
 keep_files: true
@@ -155,7 +161,7 @@ for case in "bad_magic:bad magic" "bad_length:goes beyond the end of the file" "
   name=${case%%:*}; want=${case#*:}
   cat >"$work/np/$name.yaml" <<YAML
 name: $name
-datasets: [{from_file: {path: $name.npy, plugin: npy}, dtype: f64, count: 10}]
+datasets: [{from_file: {path: $name.npy, plugin: npy_example}, dtype: f64, count: 10}]
 formats: [raw]
 YAML
   got=0; "$bin" run "$work/np/$name.yaml" >"$work/out" 2>"$work/err" || got=$?

@@ -1,0 +1,106 @@
+// What the hdf5 plugin's writer and reader share about the HDF5 C library:
+// an owner for HDF5 identifiers (every id closed on every path), silencing
+// HDF5's own error printing, turning HDF5's error stack into the plugin's
+// status and message, serialising calls when the library is not
+// thread-safe, and the HDF5 types of each dtype.
+#pragma once
+
+#include <formatbench/plugin.hpp>
+
+#include <hdf5.h>
+
+#include <mutex>
+#include <string>
+#include <utility>
+
+namespace formatbench::hdf5 {
+
+namespace sdk = formatbench::sdk;
+
+// Owns one HDF5 identifier and closes it with the call that matches its
+// kind (H5Fclose, H5Dclose, H5Sclose, H5Pclose, H5Tclose). Movable.
+class h5_id {
+public:
+    using closer = herr_t (*)(hid_t);
+    h5_id() noexcept = default;
+    h5_id(hid_t id, closer close) noexcept : id_(id), close_(close) {}
+    h5_id(h5_id&& o) noexcept : id_(std::exchange(o.id_, H5I_INVALID_HID)), close_(o.close_) {}
+    h5_id& operator=(h5_id&& o) noexcept {
+        if (this != &o) {
+            reset();
+            id_ = std::exchange(o.id_, H5I_INVALID_HID);
+            close_ = o.close_;
+        }
+        return *this;
+    }
+    h5_id(const h5_id&) = delete;
+    h5_id& operator=(const h5_id&) = delete;
+    ~h5_id() { reset(); }
+
+    hid_t get() const noexcept { return id_; }
+    bool valid() const noexcept { return id_ >= 0; }
+    // Closes, ignoring what HDF5 says (error paths and readers).
+    void reset() noexcept;
+    // Closes and returns whether HDF5 reported success (a writer's last
+    // flush). Nothing to close counts as success.
+    bool close() noexcept;
+
+private:
+    hid_t id_ = H5I_INVALID_HID;
+    closer close_ = nullptr;
+};
+
+// A property list's id, or H5P_DEFAULT when none was made.
+inline hid_t or_default(const h5_id& list) noexcept {
+    return list.valid() ? list.get() : H5P_DEFAULT;
+}
+
+// Takes id, or throws: a negative id means HDF5 failed and left the reason
+// on its error stack. status, what and path go to fail().
+h5_id own(hid_t id, h5_id::closer close, fb_status status, const std::string& what, const std::string& path);
+
+// Every call into the plugin holds one of these for its duration. It turns
+// off HDF5's automatic printing of errors for the calling thread (the error
+// stack and its printing are per thread in a thread-safe HDF5) and puts back
+// what was there when the call ends, so the plugin never prints and never
+// changes the setting for other users of HDF5 in the process. When this
+// HDF5 was built without thread safety, it also holds a plugin-wide lock,
+// because the library then has unprotected global state.
+class library_call {
+public:
+    library_call();
+    ~library_call();
+    library_call(const library_call&) = delete;
+    library_call& operator=(const library_call&) = delete;
+
+private:
+    std::unique_lock<std::mutex> lock_;
+    H5E_auto2_t saved_function_ = nullptr;
+    void* saved_data_ = nullptr;
+};
+
+// Throws sdk::error "hdf5: <what> '<path>': <reason>[; <hint>]" built from
+// HDF5's error stack of this thread, which it clears. The status is
+// `status`, except FB_E_TRUNCATED when HDF5 found the file truncated and
+// FB_E_IO when an operating-system call failed (the stack then names the
+// errno, reported with strerror).
+[[noreturn]] void fail(fb_status status, const std::string& what, const std::string& path,
+                       const std::string& hint = "");
+
+// The HDF5 error stack of this thread as one line, cleared; "" when empty.
+std::string take_error_stack();
+
+// The type a dataset of dtype d is stored with: little-endian IEEE or
+// standard integer types (H5T_IEEE_F64LE, H5T_STD_I32LE, H5T_STD_U8LE, ...).
+hid_t file_type(fb_dtype d);
+// The native type of d in memory (H5T_NATIVE_DOUBLE, ...).
+hid_t memory_type(fb_dtype d);
+// Whether a dataset's type holds d's values exactly: the same class, size
+// and sign, IEEE or two's complement layout, in either byte order.
+bool type_holds(hid_t type, fb_dtype d);
+// "64-bit IEEE float (f64)", "32-bit signed integer, big-endian", "string",
+// ... for messages.
+std::string describe_type(hid_t type);
+std::string describe_dtype(fb_dtype d);
+
+} // namespace formatbench::hdf5

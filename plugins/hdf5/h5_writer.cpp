@@ -1,0 +1,166 @@
+// The hdf5 plugin's writer (see h5_writer.hpp).
+#include "h5_writer.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace formatbench::hdf5 {
+namespace {
+
+// Slots of the chunk cache's hash table: HDF5's default, a prime.
+constexpr std::size_t cache_slots = 521;
+
+} // namespace
+
+hdf5_writer::hdf5_writer(const sdk::open_request& r)
+    : path_(r.path), dtype_(r.dtype), settings_(parse_settings(r)) {
+    library_call call;
+    if (settings_.deflate > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0)
+        throw sdk::error(FB_E_UNSUPPORTED, "hdf5: this HDF5 library has no deflate filter; cannot write '" +
+                                               path_ + "' with deflate " + std::to_string(settings_.deflate));
+    try {
+        open_file(r);
+    } catch (...) {
+        // Nothing is left at the path: the ids are closed, then the file
+        // goes if this writer created it (a device is never removed).
+        memory_space_.reset();
+        file_space_.reset();
+        dataset_.reset();
+        file_.reset();
+        if (created_) ::unlink(path_.c_str());
+        throw;
+    }
+}
+
+void hdf5_writer::open_file(const sdk::open_request& r) {
+    const bool chunked = chunked_layout(settings_, r.count, path_);
+    // A new path is created exclusively (H5F_ACC_EXCL), so that created_
+    // says whether the file is ours to remove, and HDF5 writes a new file
+    // instead of truncating one (slower: the runner writes each repetition
+    // from no file for that reason). A path that exists (a file kept by the
+    // host, a device) is truncated (H5F_ACC_TRUNC) and never removed.
+    struct stat st {};
+    const bool exists = ::lstat(path_.c_str(), &st) == 0;
+    // Property lists only where they differ from HDF5's defaults: each one
+    // is created, copied into the object and closed, which HDF5 does
+    // through skip lists and string hashes at a cost a bare program with
+    // H5P_DEFAULT does not pay.
+    h5_id fapl;
+    if (settings_.libver_low != H5F_LIBVER_EARLIEST) {
+        fapl = own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
+        if (H5Pset_libver_bounds(fapl.get(), settings_.libver_low, H5F_LIBVER_LATEST) < 0)
+            fail(FB_E_INVALID_OPTION, "cannot set the libver bounds for", path_);
+    }
+    hid_t file =
+        H5Fcreate(path_.c_str(), exists ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, or_default(fapl));
+    // With H5F_ACC_EXCL a file now at the path is the one HDF5 made, also
+    // when it then failed (a full disk): it is removed with the rest.
+    if (!exists) created_ = ::lstat(path_.c_str(), &st) == 0;
+    file_ = own(file, H5Fclose, FB_E_IO, "cannot create", path_);
+
+    const bool known = r.count != FB_COUNT_UNKNOWN;
+    // A chunk cannot be larger than a fixed dimension, so an empty chunked
+    // dataset is made extendible too.
+    extendible_ = !known || (chunked && r.count == 0);
+    hsize_t dims = known ? r.count : 0;
+    hsize_t max_dims = extendible_ ? H5S_UNLIMITED : dims;
+    capacity_ = extendible_ ? 0 : r.count;
+    h5_id space = own(H5Screate_simple(1, &dims, &max_dims), H5Sclose, FB_E_INTERNAL, "cannot set up", path_);
+
+    // Fill values: HDF5's default (a fill value not set by the user, fill
+    // time "if set") writes none, which is right, as every element is
+    // written.
+    h5_id dcpl, dapl;
+    if (chunked) {
+        dcpl = own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
+        dapl = own(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
+        const std::size_t size = fb_dtype_size(dtype_);
+        hsize_t chunk = chunk_elements(settings_, size, extendible_ ? FB_COUNT_UNKNOWN : r.count);
+        if (H5Pset_chunk(dcpl.get(), 1, &chunk) < 0)
+            fail(FB_E_INVALID_OPTION, "cannot use this chunk size for", path_);
+        // HDF5's usual order: shuffle before deflate, the checksum last (of
+        // the bytes as stored).
+        if (settings_.shuffle && H5Pset_shuffle(dcpl.get()) < 0) fail(FB_E_INTERNAL, "cannot set up", path_);
+        if (settings_.deflate > 0 && H5Pset_deflate(dcpl.get(), static_cast<unsigned>(settings_.deflate)) < 0)
+            fail(FB_E_INTERNAL, "cannot set up", path_);
+        if (settings_.fletcher32 && H5Pset_fletcher32(dcpl.get()) < 0)
+            fail(FB_E_INTERNAL, "cannot set up", path_);
+        const std::size_t cache = std::max<std::size_t>(2 * chunk * size, default_chunk_bytes);
+        if (H5Pset_chunk_cache(dapl.get(), cache_slots, cache, 1.0) < 0)
+            fail(FB_E_INTERNAL, "cannot set up", path_);
+    }
+    // Groups on the way to a dataset such as /results/run1 are created.
+    h5_id lcpl;
+    if (settings_.dataset.find('/', settings_.dataset.find_first_not_of('/')) != std::string::npos) {
+        lcpl = own(H5Pcreate(H5P_LINK_CREATE), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
+        if (H5Pset_create_intermediate_group(lcpl.get(), 1) < 0) fail(FB_E_INTERNAL, "cannot set up", path_);
+    }
+    dataset_ = own(H5Dcreate2(file_.get(), settings_.dataset.c_str(), file_type(dtype_), space.get(),
+                              or_default(lcpl), or_default(dcpl), or_default(dapl)),
+                   H5Dclose, FB_E_IO, "cannot create the dataset '" + settings_.dataset + "' in", path_);
+    if (!extendible_) file_space_ = std::move(space);
+}
+
+hdf5_writer::~hdf5_writer() {
+    if (!file_.valid() && !dataset_.valid()) return;
+    library_call call;
+    memory_space_.reset();
+    file_space_.reset();
+    dataset_.reset();
+    file_.reset();
+}
+
+void hdf5_writer::write(const void* data, std::uint64_t count) {
+    library_call call;
+    if (!dataset_.valid()) throw sdk::error(FB_E_STATE, "hdf5: write to '" + path_ + "' after close");
+    if (count == 0) return;
+    hsize_t start = written_, n = count;
+    if (extendible_) {
+        hsize_t size = written_ + count;
+        if (H5Dset_extent(dataset_.get(), &size) < 0) fail(FB_E_IO, "cannot extend the dataset in", path_);
+        file_space_ = own(H5Dget_space(dataset_.get()), H5Sclose, FB_E_INTERNAL, "cannot extend", path_);
+    } else if (count > capacity_ - written_) {
+        throw sdk::error(FB_E_STATE, "hdf5: '" + path_ + "': a write of " + std::to_string(count) +
+                                         " elements after " + std::to_string(written_) + " goes past the " +
+                                         std::to_string(capacity_) + " the file was opened for");
+    }
+    // The whole fixed dataset in one call is H5S_ALL, as a bare program
+    // writes it; otherwise a hyperslab at the running offset.
+    hid_t memory = H5S_ALL, file = H5S_ALL;
+    if (extendible_ || written_ != 0 || count != capacity_) {
+        if (H5Sselect_hyperslab(file_space_.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr) < 0)
+            fail(FB_E_INTERNAL, "cannot select elements in", path_);
+        if (n != memory_count_) {
+            memory_space_ =
+                own(H5Screate_simple(1, &n, nullptr), H5Sclose, FB_E_INTERNAL, "cannot write to", path_);
+            memory_count_ = n;
+        }
+        memory = memory_space_.get();
+        file = file_space_.get();
+    }
+    if (H5Dwrite(dataset_.get(), memory_type(dtype_), memory, file, H5P_DEFAULT, data) < 0)
+        fail(FB_E_IO, "cannot write to", path_);
+    written_ += count;
+}
+
+void hdf5_writer::close() {
+    library_call call;
+    if (!file_.valid()) return;
+    memory_space_.reset();
+    file_space_.reset();
+    // Closing the dataset writes the chunks still in its cache; closing the
+    // file writes the metadata. Either may meet a full disk.
+    if (!dataset_.close()) {
+        h5_id file = std::move(file_); // closed after the reason is taken from the stack
+        fail(FB_E_IO, "cannot finish the dataset in", path_);
+    }
+    if (!file_.close()) fail(FB_E_IO, "cannot finish", path_);
+    if (!extendible_ && written_ < capacity_)
+        throw sdk::error(FB_E_STATE, "hdf5: '" + path_ + "' was closed after " + std::to_string(written_) +
+                                         " of the " + std::to_string(capacity_) +
+                                         " elements it was opened for; the rest of its dataset is undefined");
+}
+
+} // namespace formatbench::hdf5

@@ -1,0 +1,63 @@
+// netcdf: the array as one variable over one dimension of a netCDF file,
+// through the netCDF C library, in any of its formats: netcdf4 (HDF5
+// storage), netcdf4_classic, classic (CDF-1), 64bit_offset (CDF-2) and
+// 64bit_data (CDF-5). ncdump, netCDF4-python, xarray and any netCDF program
+// read it. See nc_writer.hpp and nc_reader.hpp.
+//
+// Dtypes: f64, f32, i32 and u8, the ones every format holds (u8 as byte
+// with _Unsigned = "true" in the classic data model). i64 is not declared:
+// the classic data model (classic, 64bit_offset, netcdf4_classic) has no
+// 64-bit integer, and the plugin ABI declares dtypes for a plugin, not per
+// option set, so one format's gap removes it from all.
+#include "nc_reader.hpp"
+#include "nc_writer.hpp"
+
+#include <formatbench/plugin.hpp>
+
+namespace formatbench::netcdf {
+
+struct netcdf_format {
+    static constexpr const char* formats[] = {"netcdf4",      "netcdf4_classic", "classic",
+                                              "64bit_offset", "64bit_data",      nullptr};
+    static constexpr const char* chunkings[] = {"auto", "contiguous", "chunked", nullptr};
+
+    static constexpr fb_option_decl options[] = {
+        sdk::option_choice(
+            "format", "netcdf4", formats,
+            "file format: netcdf4 (HDF5), netcdf4_classic, classic (CDF-1), 64bit_offset (CDF-2), "
+            "64bit_data (CDF-5)"),
+        sdk::option_int("deflate", "0", 0, 9, "deflate level, 0 = off (netCDF-4 formats only)"),
+        sdk::option_bool("shuffle", "false", "HDF5's byte shuffle before deflate (netCDF-4 formats only)"),
+        sdk::option_choice(
+            "chunking", "auto", chunkings,
+            "netCDF-4 storage: auto (netCDF's default, or chunked when chunk is set), contiguous, "
+            "chunked"),
+        sdk::option_int(
+            "chunk", "0", 0, 268435456.0,
+            "elements per chunk for chunked storage; 0 = netCDF's default (netCDF-4 formats only)"),
+        sdk::option_bool(
+            "unlimited", "false",
+            "an unlimited dimension that grows with each write (always so for an unknown count)"),
+        sdk::option_string("variable", "data", "the variable's name (its dimension is 'index')"),
+    };
+
+    static sdk::plugin_info info() {
+        return {"netcdf",
+                "1.0.0",
+                "one variable in a netCDF file (netCDF C library): netcdf4, netcdf4_classic, classic, "
+                "64bit_offset, "
+                "64bit_data",
+                "MIT",
+                "nc",
+                FB_DTYPE_BIT(FB_DTYPE_F64) | FB_DTYPE_BIT(FB_DTYPE_F32) | FB_DTYPE_BIT(FB_DTYPE_I32) |
+                    FB_DTYPE_BIT(FB_DTYPE_U8),
+                FB_CAP_LOSSLESS | FB_CAP_SELF_DESCRIBING};
+    }
+
+    using writer = netcdf_writer;
+    using reader = netcdf_reader;
+};
+
+} // namespace formatbench::netcdf
+
+FORMATBENCH_PLUGIN(formatbench::netcdf::netcdf_format)

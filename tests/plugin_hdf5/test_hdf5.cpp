@@ -1,0 +1,584 @@
+// Tests of the hdf5 plugin through the core registry, with the HDF5 C API
+// as the independent inspector of what it wrote: round trips of every dtype,
+// layout, filter set, chunking and count mode; the file's structure (type
+// H5T_IEEE_F64LE and friends, rank, fixed or unlimited size, layout, chunk
+// size, filter pipeline, superblock version of each libver); datasets made
+// here with the C API that the reader accepts (big-endian, a nested path)
+// or refuses (another type, 2-D, scalar, missing) with the right status and
+// a message naming file and dataset; truncation and flipped bytes (each read
+// in a child process: no crash, no hang, an error or the same values); no
+// HDF5 id left open and nothing printed to stderr on any path, also from a
+// new thread.
+#include "plugin_test.hpp"
+
+#include <hdf5.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <thread>
+
+namespace {
+
+using namespace plugin_test;
+
+const std::string id = "hdf5";
+
+// HDF5 identifiers of one kind are numbered in increasing order, so the ids
+// made between two marks can be listed and asked whether they are still
+// open (H5Iis_valid): this finds every dataspace, property list and
+// datatype id the plugin left open. (HDF5 1.10 has no call that counts ids
+// of these kinds.)
+struct id_marks {
+    hid_t space = 0, list = 0, type = 0;
+};
+
+id_marks mark_ids() {
+    id_marks m;
+    m.space = H5Screate(H5S_SCALAR);
+    m.list = H5Pcreate(H5P_FILE_ACCESS);
+    m.type = H5Tcopy(H5T_NATIVE_INT);
+    H5Sclose(m.space);
+    H5Pclose(m.list);
+    H5Tclose(m.type);
+    return m;
+}
+
+std::size_t open_between(hid_t first, hid_t last) {
+    std::size_t n = 0;
+    for (hid_t i = first + 1; i < last; ++i)
+        n += H5Iis_valid(i) > 0;
+    return n;
+}
+
+// Every test checks at its end that the plugin left no HDF5 id open: files
+// and datasets (counted by HDF5), dataspaces, property lists and datatypes.
+class Hdf5 : public testing::Test {
+protected:
+    void SetUp() override {
+        H5open();
+        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+        files_ = H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE);
+        datasets_ = H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_DATASET);
+        before_ = mark_ids();
+    }
+    void TearDown() override {
+        id_marks after = mark_ids();
+        EXPECT_EQ(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE), files_) << "HDF5 files left open";
+        EXPECT_EQ(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_DATASET), datasets_) << "HDF5 datasets left open";
+        EXPECT_EQ(open_between(before_.space, after.space), 0u) << "HDF5 dataspaces left open";
+        EXPECT_EQ(open_between(before_.list, after.list), 0u) << "HDF5 property lists left open";
+        EXPECT_EQ(open_between(before_.type, after.type), 0u) << "HDF5 datatypes left open";
+    }
+    temp_dir dir_;
+    ssize_t files_ = 0, datasets_ = 0;
+    id_marks before_;
+};
+
+// ---- Inspecting a file with the C API ------------------------------------------
+
+struct dataset_facts {
+    bool found = false;
+    bool little_endian_ieee_or_std = false;
+    int rank = -1;
+    hsize_t dims = 0, max_dims = 0;
+    H5D_layout_t layout = H5D_LAYOUT_ERROR;
+    hsize_t chunk = 0;
+    std::vector<H5Z_filter_t> filters;
+    unsigned deflate_level = 0;
+    unsigned superblock = 99;
+};
+
+dataset_facts inspect(const std::string& path, const std::string& name, fb_dtype d) {
+    dataset_facts f;
+    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) return f;
+    H5F_info2_t info;
+    if (H5Fget_info2(file, &info) >= 0) f.superblock = info.super.version;
+    hid_t ds = H5Dopen2(file, name.c_str(), H5P_DEFAULT);
+    if (ds >= 0) {
+        f.found = true;
+        hid_t type = H5Dget_type(ds);
+        const hid_t want[] = {0, H5T_IEEE_F64LE, H5T_IEEE_F32LE, H5T_STD_I64LE, H5T_STD_I32LE, H5T_STD_U8LE};
+        f.little_endian_ieee_or_std = H5Tequal(type, want[d]) > 0;
+        H5Tclose(type);
+        hid_t space = H5Dget_space(ds);
+        f.rank = H5Sget_simple_extent_ndims(space);
+        if (f.rank == 1) H5Sget_simple_extent_dims(space, &f.dims, &f.max_dims);
+        H5Sclose(space);
+        hid_t dcpl = H5Dget_create_plist(ds);
+        f.layout = H5Pget_layout(dcpl);
+        if (f.layout == H5D_CHUNKED) H5Pget_chunk(dcpl, 1, &f.chunk);
+        for (int i = 0; i < H5Pget_nfilters(dcpl); ++i) {
+            unsigned flags, values[8], config;
+            std::size_t nvalues = 8;
+            H5Z_filter_t filter =
+                H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &nvalues, values, 0, nullptr, &config);
+            f.filters.push_back(filter);
+            if (filter == H5Z_FILTER_DEFLATE && nvalues > 0) f.deflate_level = values[0];
+        }
+        H5Pclose(dcpl);
+        H5Dclose(ds);
+    }
+    H5Fclose(file);
+    return f;
+}
+
+// A dataset made with the C API: name, file type, dimensions, data.
+void make_dataset(const std::string& path, const std::string& name, hid_t type, std::vector<hsize_t> dims,
+                  const void* data, hid_t memory_type) {
+    hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t space = dims.empty() ? H5Screate(H5S_SCALAR)
+                               : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    hid_t ds = H5Dcreate2(file, name.c_str(), type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+    ASSERT_GE(ds, 0);
+    if (data) {
+        ASSERT_GE(H5Dwrite(ds, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), 0);
+    }
+    H5Dclose(ds);
+    H5Pclose(lcpl);
+    H5Sclose(space);
+    H5Fclose(file);
+}
+
+// ---- Round trips -----------------------------------------------------------------
+
+const std::vector<option_list> option_sets = {
+    {},
+    {{"layout", "contiguous"}},
+    {{"layout", "chunked"}},
+    {{"layout", "chunked"}, {"chunk", "1000"}},
+    {{"deflate", "6"}},
+    {{"deflate", "1"}, {"shuffle", "true"}, {"chunk", "777"}},
+    {{"shuffle", "true"}, {"fletcher32", "true"}, {"chunk", "4096"}},
+    {{"deflate", "9"}, {"shuffle", "true"}, {"fletcher32", "true"}, {"libver", "latest"}, {"chunk", "3000"}},
+    {{"libver", "v18"}, {"dataset", "/results/run 1/values"}},
+    {{"libver", "v110"}, {"layout", "chunked"}, {"chunk", "1"}},
+};
+
+TEST_F(Hdf5, RoundTripEveryDtypeOptionSetAndChunking) {
+    for (fb_dtype d : formatbench::all_dtypes)
+        for (const auto& o : option_sets)
+            for (bool unknown : {false, true})
+                for (auto [wc, rc] : {std::pair<std::size_t, std::size_t>{0, 0}, {999, 4097}, {4097, 1}}) {
+                    bool one_by_one = rc == 1 || (!o.empty() && o.back().second == "1");
+                    if (one_by_one && d != FB_DTYPE_F64) continue; // slow; f64 stands for all
+                    if (unknown && o.size() == 1 && o[0].second == "contiguous") continue; // refused, below
+                    std::size_t n = one_by_one ? 3001 : 20011;
+                    std::string opts;
+                    for (const auto& [k, v] : o)
+                        opts += " " + k + "=" + v;
+                    SCOPED_TRACE(testing::Message()
+                                 << formatbench::dtype_name(d) << opts << (unknown ? " unknown" : "")
+                                 << " chunks " << wc << "/" << rc);
+                    bytes data = make_data(d, n);
+                    write_array(id, dir_ / "a.h5", d, data, o, wc, unknown);
+                    bytes back = read_array(id, dir_ / "a.h5", d, n, o, rc);
+                    ASSERT_EQ(first_difference(back, data, esize(d)), "");
+                }
+}
+
+TEST_F(Hdf5, EmptyDatasets) {
+    for (const option_list& o :
+         {option_list{}, option_list{{"layout", "chunked"}}, option_list{{"deflate", "4"}}})
+        for (bool unknown : {false, true}) {
+            write_array(id, dir_ / "a.h5", FB_DTYPE_F64, {}, o, 0, unknown);
+            auto r = plugin(id).open_read(dir_ / "a.h5", FB_DTYPE_F64, 0, {});
+            r->read(nullptr, 0);
+            r->close();
+            EXPECT_EQ(inspect(dir_ / "a.h5", "data", FB_DTYPE_F64).dims, 0u);
+        }
+}
+
+// ---- What the file holds ---------------------------------------------------------
+
+TEST_F(Hdf5, ContiguousFixedDatasetOfTheLittleEndianType) {
+    for (fb_dtype d : formatbench::all_dtypes) {
+        write_array(id, dir_ / "a.h5", d, make_data(d, 1000));
+        dataset_facts f = inspect(dir_ / "a.h5", "data", d);
+        ASSERT_TRUE(f.found);
+        EXPECT_TRUE(f.little_endian_ieee_or_std) << formatbench::dtype_name(d);
+        EXPECT_EQ(f.rank, 1);
+        EXPECT_EQ(f.dims, 1000u);
+        EXPECT_EQ(f.max_dims, 1000u) << "a known count makes a fixed-size dataset";
+        EXPECT_EQ(f.layout, H5D_CONTIGUOUS);
+        EXPECT_TRUE(f.filters.empty());
+        EXPECT_EQ(f.superblock, 0u) << "libver earliest";
+    }
+}
+
+TEST_F(Hdf5, UnknownCountMakesAnExtendibleChunkedDataset) {
+    write_array(id, dir_ / "a.h5", FB_DTYPE_F32, make_data(FB_DTYPE_F32, 300000), {}, 70000, true);
+    dataset_facts f = inspect(dir_ / "a.h5", "data", FB_DTYPE_F32);
+    EXPECT_EQ(f.dims, 300000u);
+    EXPECT_EQ(f.max_dims, H5S_UNLIMITED);
+    EXPECT_EQ(f.layout, H5D_CHUNKED);
+    EXPECT_EQ(f.chunk, (1u << 20) / 4) << "about 1 MiB by default";
+}
+
+TEST_F(Hdf5, ChunksAndFiltersAsAsked) {
+    write_array(id, dir_ / "a.h5", FB_DTYPE_F64, make_data(FB_DTYPE_F64, 500000),
+                {{"deflate", "3"}, {"shuffle", "true"}, {"fletcher32", "true"}});
+    dataset_facts f = inspect(dir_ / "a.h5", "data", FB_DTYPE_F64);
+    EXPECT_EQ(f.layout, H5D_CHUNKED) << "a filter makes layout auto chunked";
+    EXPECT_EQ(f.chunk, 131072u) << "1 MiB of f64";
+    EXPECT_EQ(f.max_dims, 500000u) << "still a fixed size";
+    EXPECT_EQ(f.filters,
+              (std::vector<H5Z_filter_t>{H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE, H5Z_FILTER_FLETCHER32}));
+    EXPECT_EQ(f.deflate_level, 3u);
+    write_array(id, dir_ / "b.h5", FB_DTYPE_I32, make_data(FB_DTYPE_I32, 100),
+                {{"layout", "chunked"}, {"chunk", "4096"}});
+    f = inspect(dir_ / "b.h5", "data", FB_DTYPE_I32);
+    EXPECT_EQ(f.chunk, 100u) << "a chunk is no larger than a fixed dataset";
+    EXPECT_TRUE(f.filters.empty());
+}
+
+TEST_F(Hdf5, LibverSetsTheSuperblockVersion) {
+    const std::pair<const char*, unsigned> want[] = {{"earliest", 0}, {"v18", 2}, {"v110", 3}, {"latest", 3}};
+    for (auto [libver, version] : want) {
+        write_array(id, dir_ / "a.h5", FB_DTYPE_U8, make_data(FB_DTYPE_U8, 10), {{"libver", libver}});
+        EXPECT_EQ(inspect(dir_ / "a.h5", "data", FB_DTYPE_U8).superblock, version) << libver;
+    }
+}
+
+TEST_F(Hdf5, NestedDatasetPath) {
+    bytes data = make_data(FB_DTYPE_I64, 10);
+    write_array(id, dir_ / "a.h5", FB_DTYPE_I64, data, {{"dataset", "/a/b/c"}});
+    EXPECT_TRUE(inspect(dir_ / "a.h5", "/a/b/c", FB_DTYPE_I64).found);
+    EXPECT_EQ(read_array(id, dir_ / "a.h5", FB_DTYPE_I64, 10, {{"dataset", "a/b/c"}}), data);
+}
+
+// ---- Options that cannot be written ------------------------------------------------
+
+TEST_F(Hdf5, ImpossibleOptionsAreRefusedBeforeAnyFile) {
+    const std::vector<std::pair<option_list, std::string>> cases = {
+        {{{"layout", "contiguous"}, {"deflate", "1"}}, "need layout chunked"},
+        {{{"layout", "contiguous"}, {"shuffle", "true"}}, "need layout chunked"},
+        {{{"layout", "contiguous"}, {"fletcher32", "true"}}, "need layout chunked"},
+        {{{"dataset", ""}}, "is not a dataset name"},
+        {{{"dataset", "/"}}, "is not a dataset name"},
+        {{{"dataset", "a/"}}, "is not a dataset name"},
+    };
+    for (const auto& [o, text] : cases) {
+        std::string message;
+        EXPECT_EQ(status_of([&] { plugin(id).open_write(dir_ / "a.h5", FB_DTYPE_F64, 10, o); }, &message),
+                  FB_E_INVALID_OPTION)
+            << message;
+        EXPECT_NE(message.find(text), std::string::npos) << message;
+        EXPECT_FALSE(fs::exists(dir_ / "a.h5"));
+    }
+    std::string message;
+    EXPECT_EQ(status_of(
+                  [&] {
+                      plugin(id).open_write(dir_ / "a.h5", FB_DTYPE_F64, FB_COUNT_UNKNOWN,
+                                            {{"layout", "contiguous"}});
+                  },
+                  &message),
+              FB_E_INVALID_OPTION);
+    EXPECT_NE(message.find("cannot grow"), std::string::npos) << message;
+    EXPECT_FALSE(fs::exists(dir_ / "a.h5"));
+}
+
+TEST_F(Hdf5, WritesBeyondTheCountOrShortOfItAreErrors) {
+    bytes data = make_data(FB_DTYPE_F64, 11);
+    auto w = plugin(id).open_write(dir_ / "a.h5", FB_DTYPE_F64, 10, {});
+    std::string message;
+    EXPECT_EQ(status_of([&] { w->write(data.data(), 11); }, &message), FB_E_STATE);
+    EXPECT_NE(message.find("goes past the 10"), std::string::npos) << message;
+    w->write(data.data(), 5);
+    EXPECT_EQ(status_of([&] { w->close(); }, &message), FB_E_STATE);
+    EXPECT_NE(message.find("closed after 5 of the 10"), std::string::npos) << message;
+}
+
+// ---- Files made with the C API ----------------------------------------------------
+
+TEST_F(Hdf5, ReadsBigEndianAndOtherWritersDatasets) {
+    double v[4] = {1.5, -0.0, 1e300, -3.25};
+    make_dataset(dir_ / "be.h5", "/group/x", H5T_IEEE_F64BE, {4}, v, H5T_NATIVE_DOUBLE);
+    bytes back = read_array(id, dir_ / "be.h5", FB_DTYPE_F64, 4, {{"dataset", "/group/x"}}, 3);
+    EXPECT_EQ(std::memcmp(back.data(), v, 32), 0);
+    std::uint8_t b[3] = {0, 200, 255};
+    make_dataset(dir_ / "u8.h5", "data", H5T_STD_U8BE, {3}, b, H5T_NATIVE_UINT8);
+    EXPECT_EQ(read_array(id, dir_ / "u8.h5", FB_DTYPE_U8, 3), bytes(b, b + 3));
+}
+
+TEST_F(Hdf5, RefusesDatasetsThatAreNotWhatWasAsked) {
+    std::int32_t i[12] = {};
+    make_dataset(dir_ / "i32.h5", "data", H5T_STD_I32LE, {12}, i, H5T_NATIVE_INT32);
+    make_dataset(dir_ / "2d.h5", "data", H5T_IEEE_F64LE, {3, 4}, nullptr, 0);
+    make_dataset(dir_ / "scalar.h5", "data", H5T_IEEE_F64LE, {}, nullptr, 0);
+    make_dataset(dir_ / "s8.h5", "data", H5T_STD_I8LE, {12}, nullptr, 0);
+    make_dataset(dir_ / "other.h5", "temperature", H5T_IEEE_F64LE, {12}, nullptr, 0);
+    struct refused {
+        std::string file;
+        fb_dtype dtype;
+        std::uint64_t count;
+        int status;
+        std::string text;
+    };
+    const std::vector<refused> cases = {
+        {"i32.h5", FB_DTYPE_F64, 12, FB_E_CORRUPT,
+         "dataset 'data' of '" + (dir_ / "i32.h5") +
+             "' holds 32-bit signed integer, not f64 (64-bit IEEE float)"},
+        {"i32.h5", FB_DTYPE_I64, 12, FB_E_CORRUPT, "holds 32-bit signed integer, not i64"},
+        {"s8.h5", FB_DTYPE_U8, 12, FB_E_CORRUPT,
+         "holds 8-bit signed integer, not u8 (8-bit unsigned integer)"},
+        {"2d.h5", FB_DTYPE_F64, 12, FB_E_UNSUPPORTED, "is 2-D (3 x 4); this plugin reads 1-D datasets"},
+        {"scalar.h5", FB_DTYPE_F64, 1, FB_E_UNSUPPORTED, "is a scalar"},
+        {"other.h5", FB_DTYPE_F64, 12, FB_E_CORRUPT, "has no readable dataset 'data'"},
+        {"other.h5", FB_DTYPE_F64, 12, FB_E_CORRUPT,
+         "its root group holds temperature; choose one with the option dataset"},
+        {"i32.h5", FB_DTYPE_I32, 13, FB_E_TRUNCATED, "holds 12 elements, 13 were asked for"},
+        {"i32.h5", FB_DTYPE_I32, 11, FB_E_CORRUPT, "set the count to 12"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.file + " " + formatbench::dtype_name(c.dtype));
+        std::string message;
+        EXPECT_EQ(status_of([&] { read_array(id, dir_ / c.file, c.dtype, c.count); }, &message), c.status)
+            << message;
+        EXPECT_NE(message.find(c.text), std::string::npos) << message;
+        EXPECT_NE(message.find(dir_ / c.file), std::string::npos) << message;
+    }
+    auto r = plugin(id).open_read(dir_ / "i32.h5", FB_DTYPE_I32, 12, {});
+    bytes out(13 * 4);
+    r->read(out.data(), 12);
+    std::string message;
+    EXPECT_EQ(status_of([&] { r->read(out.data(), 1); }, &message), FB_E_TRUNCATED);
+    EXPECT_NE(message.find("goes past them"), std::string::npos) << message;
+    r->close();
+}
+
+TEST_F(Hdf5, NotAnHdf5File) {
+    struct bad {
+        std::string name;
+        std::string content;
+        int status;
+        std::string text;
+    };
+    const std::vector<bad> cases = {
+        {"empty.h5", "", FB_E_TRUNCATED, "is empty"},
+        {"text.h5", std::string(5000, 'x'), FB_E_CORRUPT, "file signature not found (not an HDF5 file)"},
+        {"short.h5", "\x89HD", FB_E_CORRUPT, "not an HDF5 file"},
+    };
+    for (const auto& c : cases) {
+        put_file(dir_ / c.name, c.content);
+        std::string message;
+        EXPECT_EQ(status_of([&] { read_array(id, dir_ / c.name, FB_DTYPE_F64, 1); }, &message), c.status)
+            << message;
+        EXPECT_NE(message.find("hdf5: "), std::string::npos) << message;
+        EXPECT_NE(message.find(c.text), std::string::npos) << message;
+        EXPECT_NE(message.find(dir_ / c.name), std::string::npos) << message;
+    }
+    std::string message;
+    EXPECT_EQ(status_of([&] { read_array(id, dir_ / "missing.h5", FB_DTYPE_F64, 1); }, &message), FB_E_IO);
+    EXPECT_NE(message.find("cannot open '" + (dir_ / "missing.h5") + "': " + std::strerror(ENOENT)),
+              std::string::npos)
+        << message;
+    EXPECT_EQ(status_of([&] { read_array(id, dir_.path().string(), FB_DTYPE_F64, 1); }, &message), FB_E_IO);
+    EXPECT_NE(message.find("is a directory"), std::string::npos) << message;
+}
+
+// ---- Damaged files -----------------------------------------------------------------
+
+TEST_F(Hdf5, TruncatedFilesAreTruncated) {
+    for (const option_list& o : {option_list{}, option_list{{"deflate", "1"}, {"chunk", "1000"}}}) {
+        bytes data = make_data(FB_DTYPE_F64, 20000);
+        write_array(id, dir_ / "a.h5", FB_DTYPE_F64, data, o);
+        bytes whole = file_bytes(dir_ / "a.h5");
+        for (std::size_t keep = 0; keep < whole.size(); keep += keep < 700 ? 1 : keep < 4096 ? 61 : 997) {
+            put_file(dir_ / "cut.h5", whole.data(), keep);
+            std::string message;
+            int st = status_of([&] { read_array(id, dir_ / "cut.h5", FB_DTYPE_F64, 20000); }, &message);
+            // Under 64 bytes the superblock itself is cut: HDF5 cannot tell
+            // that from another file.
+            if (keep >= 64)
+                ASSERT_EQ(st, FB_E_TRUNCATED) << "kept " << keep << ": " << message;
+            else
+                ASSERT_TRUE(st == FB_E_TRUNCATED || st == FB_E_CORRUPT) << "kept " << keep << ": " << message;
+        }
+    }
+}
+
+// Reads path in a child process with a time limit: "ok", "error <status>",
+// "crash <signal>" or "hang"; "ok" only when the values equal want.
+std::string read_in_child(const std::string& path, const bytes& want) {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        ::alarm(20);
+        bytes got;
+        int st = status_of([&] { got = read_array(id, path, FB_DTYPE_F64, want.size() / 8, {}, 333); });
+        ::_exit(st == FB_OK ? (got == want ? 0 : 100) : 10 + st);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status))
+        return WTERMSIG(status) == SIGALRM ? "hang" : "crash " + std::to_string(WTERMSIG(status));
+    int code = WEXITSTATUS(status);
+    if (code == 0) return "ok";
+    if (code == 100) return "other values";
+    // Another exit code: a sanitizer's report ended the child (ASan exits 1).
+    if (code < 10 || code > 10 + FB_E_INTERNAL) return "crash (exit " + std::to_string(code) + ")";
+    return "error " + std::to_string(code - 10);
+}
+
+// The byte ranges [address, address + size) of a dataset's data in the
+// file: its contiguous block or each of its chunks.
+std::vector<std::pair<haddr_t, hsize_t>> data_ranges(const std::string& path) {
+    std::vector<std::pair<haddr_t, hsize_t>> out;
+    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t ds = H5Dopen2(file, "data", H5P_DEFAULT);
+    hid_t space = H5Dget_space(ds);
+    hsize_t chunks = 0;
+    if (H5Dget_num_chunks(ds, space, &chunks) >= 0) {
+        for (hsize_t i = 0; i < chunks; ++i) {
+            hsize_t offset = 0, size = 0;
+            unsigned mask = 0;
+            haddr_t address = 0;
+            H5Dget_chunk_info(ds, space, i, &offset, &mask, &address, &size);
+            out.emplace_back(address, size);
+        }
+    } else {
+        out.emplace_back(H5Dget_offset(ds), H5Dget_storage_size(ds));
+    }
+    H5Eclear2(H5E_DEFAULT);
+    H5Sclose(space);
+    H5Dclose(ds);
+    H5Fclose(file);
+    return out;
+}
+
+TEST_F(Hdf5, FlippedBytesNeverHangAndChecksummedNeverCrash) {
+    // Small files, each byte of their metadata (and every 11th byte of
+    // filtered chunks) turned into its complement, read in a child process.
+    // Never a hang. With libver latest every piece of metadata has a
+    // checksum (and fletcher32 covers the chunks): each flip is an error
+    // (corrupt, truncated, unsupported) or gives the same values; a crash,
+    // a sanitizer report or other values fail the test. With libver
+    // earliest the object headers have no checksum: a flip in, say, a
+    // filter's parameters gives other values undetected, and HDF5 1.10.8
+    // then sometimes copies past its own buffers (no crash in a release
+    // build; reports under AddressSanitizer, which intercepts its memcpy).
+    // That is HDF5's limit, documented in plugins/hdf5/README.md: counted
+    // and shown here, not failed. Plain data bytes are not flipped (they
+    // change silently in any raw format).
+    struct flip_set {
+        option_list options;
+        bool checksummed;
+    };
+    const std::vector<flip_set> sets = {
+        {{}, false},
+        {{{"deflate", "1"}, {"shuffle", "true"}, {"fletcher32", "true"}, {"chunk", "256"}}, false},
+        {{{"libver", "latest"}}, true},
+        {{{"libver", "latest"},
+          {"deflate", "1"},
+          {"shuffle", "true"},
+          {"fletcher32", "true"},
+          {"chunk", "256"}},
+         true},
+    };
+    bytes data = make_data(FB_DTYPE_F64, 1000);
+    for (const auto& set : sets) {
+        std::string opts;
+        for (const auto& [k, v] : set.options)
+            opts += " " + k + "=" + v;
+        SCOPED_TRACE(opts);
+        write_array(id, dir_ / "a.h5", FB_DTYPE_F64, data, set.options);
+        bytes whole = file_bytes(dir_ / "a.h5");
+        std::vector<char> in_data(whole.size(), 0);
+        for (auto [address, size] : data_ranges(dir_ / "a.h5"))
+            for (hsize_t k = 0; k < size && address + k < whole.size(); ++k)
+                in_data[address + k] = 1;
+        const bool filtered = set.options.size() > 1;
+        std::size_t flipped = 0, noticed = 0, other_values = 0, crashed = 0;
+        for (std::size_t i = 0; i < whole.size(); ++i) {
+            if (in_data[i] && (!filtered || i % 11 != 0)) continue;
+            bytes bad = whole;
+            bad[i] ^= 0xff;
+            put_file(dir_ / "bad.h5", bad);
+            ++flipped;
+            std::string outcome = read_in_child(dir_ / "bad.h5", data);
+            if (outcome == "ok") continue;
+            if (!set.checksummed && outcome == "other values") {
+                ++other_values;
+                continue;
+            }
+            if (!set.checksummed && outcome.rfind("crash", 0) == 0) {
+                ++crashed;
+                std::printf("byte %zu flipped: %s inside HDF5\n", i, outcome.c_str());
+                continue;
+            }
+            ++noticed;
+            ASSERT_TRUE(outcome == "error 4" || outcome == "error 5" || outcome == "error 2")
+                << "byte " << i << " of " << whole.size() << (in_data[i] ? " (data)" : " (metadata)")
+                << " flipped: " << outcome;
+        }
+        EXPECT_GT(noticed, 0u) << "no flip was noticed at all";
+        std::string summary = std::to_string(flipped) + " bytes flipped, " + std::to_string(noticed) +
+                              " refused, " + std::to_string(other_values) +
+                              " gave other values undetected, " + std::to_string(crashed) +
+                              " crashed or were reported by a sanitizer";
+        RecordProperty("flips" + opts, summary);
+        std::printf("flips%s: %s\n", opts.c_str(), summary.c_str());
+    }
+}
+
+// ---- Writing where it cannot ------------------------------------------------------
+
+TEST_F(Hdf5, FullDeviceAndMissingFolder) {
+    std::string full = full_device(dir_);
+    std::string message;
+    int st =
+        status_of([&] { write_array(id, full, FB_DTYPE_F64, make_data(FB_DTYPE_F64, 1 << 16)); }, &message);
+    EXPECT_EQ(st, FB_E_IO);
+    EXPECT_NE(
+        message.find("hdf5: cannot create '" + full + "': unable to create file: " + std::strerror(ENOSPC)),
+        std::string::npos)
+        << message;
+    struct stat s {};
+    EXPECT_TRUE(::lstat(full.c_str(), &s) == 0 && S_ISCHR(s.st_mode)) << "the device is still there";
+    std::string path = dir_ / "no/such/folder/a.h5";
+    EXPECT_EQ(status_of([&] { write_array(id, path, FB_DTYPE_F64, {}); }, &message), FB_E_IO);
+    EXPECT_NE(
+        message.find("hdf5: cannot create '" + path + "': unable to create file: " + std::strerror(ENOENT)),
+        std::string::npos)
+        << message;
+}
+
+// ---- HDF5 prints nothing ------------------------------------------------------------
+
+TEST_F(Hdf5, NothingOnStderrFromAnyThread) {
+    put_file(dir_ / "text.h5", std::string(5000, 'x'));
+    std::int32_t i[4] = {};
+    make_dataset(dir_ / "i32.h5", "data", H5T_STD_I32LE, {4}, i, H5T_NATIVE_INT32);
+    auto failing_calls = [&] {
+        status_of([&] { read_array(id, dir_ / "text.h5", FB_DTYPE_F64, 1); });
+        status_of([&] { read_array(id, dir_ / "i32.h5", FB_DTYPE_F64, 4); });
+        status_of([&] { read_array(id, dir_ / "i32.h5", FB_DTYPE_I32, 4, {{"dataset", "nope"}}); });
+        status_of([&] { write_array(id, full_device(dir_), FB_DTYPE_F64, make_data(FB_DTYPE_F64, 100)); });
+    };
+    // HDF5's default: print the error stack to stderr (the fixture had
+    // turned it off for this thread).
+    H5Eset_auto2(H5E_DEFAULT, reinterpret_cast<H5E_auto2_t>(H5Eprint2), stderr);
+    fflush(stderr);
+    int saved = ::dup(2);
+    int sink = ::open((dir_ / "stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(sink, 2);
+    failing_calls();
+    std::thread(failing_calls).join(); // HDF5's error printing is per thread
+    fflush(stderr);
+    ::dup2(saved, 2);
+    ::close(saved);
+    ::close(sink);
+    EXPECT_EQ(file_text(dir_ / "stderr"), "");
+    // The plugin put the thread's setting back as it found it.
+    H5E_auto2_t function = nullptr;
+    void* data = nullptr;
+    H5Eget_auto2(H5E_DEFAULT, &function, &data);
+    EXPECT_EQ(reinterpret_cast<void*>(function), reinterpret_cast<void*>(H5Eprint2));
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+} // namespace

@@ -1,0 +1,279 @@
+// Helpers shared by the container plugins' tests (tests/plugin_npy,
+// plugin_hdf5, plugin_netcdf): the plugin loaded through the core registry
+// as the CLI loads it, a scratch folder, test data with the values that
+// show a lossy path (signed zeros, infinities, NaN payloads, subnormals,
+// extremes), whole-array writes and reads in chunks, file bytes, the status
+// of a failing call, running a reference tool, and the exit code 77 (Meson's
+// SKIP) when a tool a test program needs is missing.
+#pragma once
+
+#include "base/error.hpp"
+#include "host/registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace plugin_test {
+
+namespace fs = std::filesystem;
+using bytes = std::vector<unsigned char>;
+using formatbench::option_list;
+
+// Debian's python3 (python3-numpy, python3-h5py, python3-netcdf4 live
+// there), whatever python3 comes first on PATH.
+inline constexpr const char* python = "/usr/bin/python3";
+
+// The plugin `id` from the build's plugin folder, loaded once.
+inline const formatbench::plugin& plugin(const std::string& id) {
+    static formatbench::registry reg;
+    static bool loaded = false;
+    if (!loaded) {
+        reg.load_directories({FB_TEST_PLUGIN_DIR});
+        loaded = true;
+    }
+    return reg.get(id);
+}
+
+inline std::size_t esize(fb_dtype d) {
+    return formatbench::dtype_size(d);
+}
+
+class temp_dir {
+public:
+    temp_dir() {
+        std::string pattern = (fs::temp_directory_path() / "fb_plugin_test_XXXXXX").string();
+        if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+        path_ = pattern;
+    }
+    ~temp_dir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    temp_dir(const temp_dir&) = delete;
+    temp_dir& operator=(const temp_dir&) = delete;
+    std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+// n elements of dtype d: random values with the awkward ones first.
+inline bytes make_data(fb_dtype d, std::size_t n, unsigned seed = 1) {
+    std::mt19937_64 rng(seed);
+    bytes out(n * esize(d));
+    auto put = [&](std::size_t i, const auto& v) { std::memcpy(out.data() + i * sizeof v, &v, sizeof v); };
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint64_t r = rng();
+        switch (d) {
+        case FB_DTYPE_F64: {
+            const double special[] = {0.0,
+                                      -0.0,
+                                      std::numeric_limits<double>::infinity(),
+                                      -std::numeric_limits<double>::infinity(),
+                                      std::numeric_limits<double>::denorm_min(),
+                                      std::numeric_limits<double>::max(),
+                                      std::numeric_limits<double>::lowest()};
+            double x = i < std::size(special) ? special[i] : std::ldexp(double(r >> 11), -53) * 2 - 1;
+            if (i == std::size(special)) { // a NaN with a payload and the sign bit set
+                std::uint64_t bits = 0xfff4000000abcdefULL;
+                std::memcpy(&x, &bits, 8);
+            }
+            put(i, x);
+            break;
+        }
+        case FB_DTYPE_F32: {
+            const float special[] = {0.0f, -0.0f, std::numeric_limits<float>::infinity(),
+                                     std::numeric_limits<float>::denorm_min(),
+                                     std::numeric_limits<float>::max()};
+            float x = i < std::size(special) ? special[i] : float(std::ldexp(double(r >> 40), -24)) - 0.5f;
+            if (i == std::size(special)) {
+                std::uint32_t bits = 0x7fa12345u; // a signalling NaN with a payload
+                std::memcpy(&x, &bits, 4);
+            }
+            put(i, x);
+            break;
+        }
+        case FB_DTYPE_I64: {
+            const std::int64_t special[] = {std::numeric_limits<std::int64_t>::min(),
+                                            std::numeric_limits<std::int64_t>::max(), -1, 0};
+            put(i, i < std::size(special) ? special[i] : static_cast<std::int64_t>(r));
+            break;
+        }
+        case FB_DTYPE_I32: {
+            const std::int32_t special[] = {std::numeric_limits<std::int32_t>::min(),
+                                            std::numeric_limits<std::int32_t>::max(), -1, 0};
+            put(i, i < std::size(special) ? special[i] : static_cast<std::int32_t>(r));
+            break;
+        }
+        case FB_DTYPE_U8: {
+            const std::uint8_t special[] = {0, 255, 128, 127};
+            put(i, i < std::size(special) ? special[i] : static_cast<std::uint8_t>(r));
+            break;
+        }
+        }
+    }
+    return out;
+}
+
+// Writes data (n elements of d) through plugin `id` in chunks of `chunk`
+// elements (0: one call); hint is the count passed to open (the true count
+// unless FB_COUNT_UNKNOWN is asked for).
+inline void write_array(const std::string& id, const std::string& path, fb_dtype d, const bytes& data,
+                        const option_list& options = {}, std::size_t chunk = 0, bool count_unknown = false) {
+    std::size_t n = data.size() / esize(d);
+    auto w = plugin(id).open_write(path, d, count_unknown ? FB_COUNT_UNKNOWN : n, options);
+    std::size_t step = chunk ? chunk : std::max<std::size_t>(n, 1);
+    for (std::size_t i = 0; i < n; i += step)
+        w->write(data.data() + i * esize(d), std::min(step, n - i));
+    w->close();
+}
+
+inline bytes read_array(const std::string& id, const std::string& path, fb_dtype d, std::size_t n,
+                        const option_list& options = {}, std::size_t chunk = 0) {
+    bytes out(n * esize(d));
+    auto r = plugin(id).open_read(path, d, n, options);
+    std::size_t step = chunk ? chunk : std::max<std::size_t>(n, 1);
+    for (std::size_t i = 0; i < n; i += step)
+        r->read(out.data() + i * esize(d), std::min(step, n - i));
+    r->close();
+    return out;
+}
+
+inline bytes file_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+inline std::string file_text(const std::string& path) {
+    bytes b = file_bytes(path);
+    return std::string(b.begin(), b.end());
+}
+
+inline void put_file(const std::string& path, const void* data, std::size_t n) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
+}
+
+inline void put_file(const std::string& path, const bytes& b) {
+    put_file(path, b.data(), b.size());
+}
+
+inline void put_file(const std::string& path, const std::string& s) {
+    put_file(path, s.data(), s.size());
+}
+
+// A full device (char 1:7) of the test's own in dir, so that a plugin that
+// wrongly removes its path cannot remove the system's /dev/full; /dev/full
+// itself only when this process may not make device nodes (not root), and
+// so could not remove it either.
+inline std::string full_device(const temp_dir& dir) {
+    std::string path = dir / "full";
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode)) return path; // made by an earlier call
+    if (::mknod(path.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0) return path;
+    return "/dev/full";
+}
+
+// The status of a call that may throw formatbench::plugin_error (FB_OK when
+// it does not), and its message.
+inline int status_of(const std::function<void()>& fn, std::string* message = nullptr) {
+    try {
+        fn();
+    } catch (const formatbench::plugin_error& e) {
+        if (message) *message = e.what();
+        return e.status();
+    }
+    return FB_OK;
+}
+
+// "index 12: 0x3ff0... != 0x..." for the first differing element, or "".
+inline std::string first_difference(const bytes& got, const bytes& want, std::size_t element_size) {
+    if (got.size() != want.size())
+        return "sizes differ: " + std::to_string(got.size()) + " bytes, expected " +
+               std::to_string(want.size());
+    auto m = std::mismatch(got.begin(), got.end(), want.begin());
+    if (m.first == got.end()) return "";
+    std::size_t i = static_cast<std::size_t>(m.first - got.begin()) / element_size;
+    auto hex = [&](const bytes& b) {
+        std::string s = "0x";
+        char buf[3];
+        for (std::size_t k = 0; k < element_size; ++k) {
+            std::snprintf(buf, sizeof buf, "%02x", b[i * element_size + k]);
+            s += buf;
+        }
+        return s;
+    };
+    return "first difference at element " + std::to_string(i) + ": " + hex(got) +
+           " (bytes in memory order), " + "expected " + hex(want);
+}
+
+// Runs a shell command; returns its exit status (-1 when it did not exit).
+inline int run(const std::string& command) {
+    int st = std::system(command.c_str());
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+inline std::string quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// Runs a Python script (text) with Debian's python3 and arguments; returns
+// its exit status. The script goes to a file in dir, so it needs no quoting.
+inline int run_python(const temp_dir& dir, const std::string& script, const std::vector<std::string>& args) {
+    std::string file = dir / "script.py";
+    put_file(file, script);
+    // append, not " " + quote(a): GCC 12 warns falsely (-Wrestrict) on that.
+    std::string command = std::string(python).append(" ").append(quote(file));
+    for (const auto& a : args)
+        command.append(" ").append(quote(a));
+    return run(command);
+}
+
+// Whether `command` (a shell test such as "command -v h5dump") succeeds.
+inline bool have(const std::string& command) {
+    return run("(" + command + ") >/dev/null 2>&1") == 0;
+}
+
+// main() of a test program that needs tools: each requirement is a shell
+// test and what to install; when one fails the program prints why and exits
+// 77, which Meson reports as SKIP.
+struct requirement {
+    std::string test;
+    std::string what;
+};
+
+inline int run_tests_requiring(int argc, char** argv, const std::vector<requirement>& needs) {
+    for (const auto& r : needs)
+        if (!have(r.test)) {
+            std::printf("SKIP: %s (test: %s)\n", r.what.c_str(), r.test.c_str());
+            return 77;
+        }
+    testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
+
+} // namespace plugin_test
