@@ -19,7 +19,8 @@ packages=(
   libzstd-dev zstd        # the zstd plugin (libzstd); its tests decode and encode with the zstd command
   liblz4-dev lz4          # the lz4 plugin (lz4frame); its tests decode and encode with the lz4 command
   libgtest-dev python3-jsonschema  # tests (the results schema is checked with jsonschema)
-  python3-numpy cmake     # tests: .npy interop of examples/npy, the plugin guide's CMake build
+  python3-numpy           # tests: .npy interop of examples/npy
+  cmake                   # tests: not in a fresh Debian 12; the plugin guide's and new-plugin's CMake builds
   clang                   # sanitizer/fuzz builds
   gfortran                # the fortran plugin (gfortran's runtime I/O), the gfortran programs its tests and the
                           # ascii tests compare with, the reference Fortran program (benchmarks)
