@@ -117,6 +117,8 @@ expect_in "$work/err" "for example 'my_format'"
 [ ! -e "$work/My-Format" ] || fail "a refused name left a folder"
 expect_status 0 "$bin" new-plugin a --dir "$work/one_letter"
 expect_status 0 "$bin" new-plugin abcdefghijklmnopqrstuvwxyzabcdef --dir "$work/thirty_two"
+expect_status 0 "$bin" new-plugin raw --dir "$work/taken"
+expect_in "$work/err" "note: a plugin 'raw' is already on the search path ($plugindir/libfb_raw.so)"
 expect_status 2 "$bin" new-plugin ok --lang rust --dir "$work/rust"
 [ ! -e "$work/rust" ] || fail "an unknown --lang wrote a folder"
 

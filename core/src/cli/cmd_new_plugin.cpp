@@ -187,7 +187,21 @@ std::string shell_word(const std::string& s) {
     return out + "'";
 }
 
-int new_plugin(const arguments& a) {
+// A plugin of the same id already on the search path would shadow the new
+// one, or be shadowed by it (the first found wins): worth a note, not a refusal.
+void note_taken_id(const global_options& global, const std::string& name) {
+    global_options quiet = global;
+    quiet.quiet = true;
+    auto reg = load_plugins(quiet);
+    for (const auto& p : reg->plugins())
+        if (p->id() == name)
+            fmt::print(stderr,
+                       "formatbench: note: a plugin '{}' is already on the search path ({}); when both are "
+                       "found, the first one wins and the other is skipped: consider another NAME\n",
+                       name, p->file().string());
+}
+
+int new_plugin(const global_options& global, const arguments& a) {
     check_name(a.name);
     const fs::path dir = a.dir.empty() ? fs::path(a.name) : fs::path(a.dir);
     check_target(dir, a.force);
@@ -248,12 +262,13 @@ int new_plugin(const arguments& a) {
                lib);
     fmt::print(
         "README.md says how to install it and use it in a study; ./ci.sh builds and checks it in one go.\n");
+    note_taken_id(global, a.name);
     return exit_ok;
 }
 
 } // namespace
 
-void add_new_plugin_command(CLI::App& app, const global_options& /*global*/, command_action& action) {
+void add_new_plugin_command(CLI::App& app, const global_options& global, command_action& action) {
     auto args = std::make_shared<arguments>();
     auto* cmd = app.add_subcommand(
         "new-plugin",
@@ -276,7 +291,8 @@ void add_new_plugin_command(CLI::App& app, const global_options& /*global*/, com
         "--force", args->force,
         "write into a folder that is not empty: files of the same names are replaced, nothing else is "
         "touched");
-    cmd->callback([&action, args] { action = [args] { return new_plugin(*args); }; });
+    cmd->callback(
+        [&global, &action, args] { action = [&global, args] { return new_plugin(global, *args); }; });
 }
 
 } // namespace formatbench::cli
