@@ -19,11 +19,12 @@ packages=(
   libzstd-dev zstd        # the zstd plugin (libzstd); its tests decode and encode with the zstd command
   liblz4-dev lz4          # the lz4 plugin (lz4frame); its tests decode and encode with the lz4 command
   libgtest-dev python3-jsonschema  # tests (the results schema is checked with jsonschema)
-  python3-numpy cmake     # tests: .npy interop of plugins/npy and examples/npy, the plugin guide's CMake build
+  python3-numpy           # tests: .npy interop of plugins/npy and examples/npy
   libhdf5-dev libnetcdf-dev  # the hdf5 and netcdf plugins (Debian's serial HDF5 1.10; netCDF 4.9 with CDF-5)
   hdf5-tools python3-h5py    # tests: hdf5 plugin interop with h5dump and h5py
   netcdf-bin python3-netcdf4 # tests: netcdf plugin interop with ncdump and netCDF4-python
   libopenmpi-dev openmpi-bin # MPI scale-out (mpirun -np N formatbench run); tests/mpi runs mpirun -np 2
+  cmake                   # tests: not in a fresh Debian 12; the plugin guide's and new-plugin's CMake builds
   clang                   # sanitizer/fuzz builds
   gfortran                # the fortran plugin (gfortran's runtime I/O), the gfortran programs its tests and the
                           # ascii tests compare with, the reference Fortran program (benchmarks)

@@ -24,9 +24,15 @@
  *    (a device such as /dev/full, a FIFO) is written to or refused, never
  *    unlinked.
  *  - One stream is used by one thread at a time. Different streams may be
- *    used concurrently from different threads. A plugin may start its own
- *    threads inside a call but must join them before the call returns or
- *    before close returns.
+ *    used concurrently from different threads.
+ *  - Threads: a plugin may run threads of its own, as a worker pool per
+ *    stream (started in open) or within one call. Every thread is joined
+ *    before the call that started it returns, a pool's before close returns
+ *    and before a failing open returns: no thread outlives its stream. The
+ *    number of threads follows an option; an automatic number counts the
+ *    CPUs the process may run on (sched_getaffinity), never all of the
+ *    machine's. A worker's error is reported on the caller's thread, by the
+ *    next call, with its status and a message naming the path.
  *
  * Versioning (docs/abi.md): a minor version only appends fields at the end of
  * the structs below and adds enum values and extension ids; a host of the
@@ -38,8 +44,12 @@
 #ifndef FORMATBENCH_PLUGIN_H
 #define FORMATBENCH_PLUGIN_H
 
+#include <float.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -251,6 +261,206 @@ typedef struct fb_option {
     const char* name;
     const char* value;
 } fb_option;
+
+/* ---- Checking options in a C plugin ----------------------------------------
+ * fb_check_options checks the options of an open call (args->options,
+ * args->option_count) against the plugin's own declarations, as the host
+ * does before a study runs and plugin.hpp does in every C++ open call, so a
+ * C plugin need not write this by hand. Call it first in open_write and
+ * open_read, before the path is touched: a bad option is
+ * FB_E_INVALID_OPTION and leaves nothing behind.
+ *
+ * Every name must be declared, and every value must be of its type:
+ *   FB_OPT_BOOL    true false yes no on off 1 0
+ *   FB_OPT_INT     an optional sign and decimal digits, a signed 64-bit integer
+ *   FB_OPT_FLOAT   decimal: an optional sign, digits with an optional fraction,
+ *                  an optional exponent (1e-3); finite (no nan, inf or hex)
+ *   FB_OPT_SIZE    fb_parse_size's grammar (4096, 64KiB, 1MB)
+ *   FB_OPT_CHOICE  one of choices[], exactly
+ *   FB_OPT_STRING  any text
+ * INT, FLOAT and SIZE values must also lie in [min, max] when has_range is
+ * set. A NULL value counts as "". Returns FB_OK, or FB_E_INVALID_OPTION with
+ * a message in err (at most err_size bytes, NUL-terminated; err may be NULL
+ * when err_size is 0) that names the option, the value and what is allowed:
+ * "option 'level': '12' is not an integer in [0, 9]". Options not given take
+ * their defaults, which are not checked here (check-plugin checks them).
+ * decls is the plugin's own array, walked with stride sizeof(fb_option_decl).
+ * FLOAT values are converted with strtod, which follows LC_NUMERIC: the host
+ * never changes the locale; a plugin must not either. */
+
+/* Appends text to err at *used, truncating; err stays NUL-terminated. */
+static inline void fb_internal_append(char* err, size_t err_size, size_t* used, const char* text) {
+    if (!err || err_size == 0) return;
+    while (*text && *used + 1 < err_size)
+        err[(*used)++] = *text++;
+    err[*used] = '\0';
+}
+
+/* The shortest decimal text that reads back as x ("0.1", "1048576"). */
+static inline void fb_internal_number(double x, char* buf, size_t size) {
+    int precision;
+    for (precision = 1; precision < 17; ++precision) {
+        snprintf(buf, size, "%.*g", precision, x);
+        if (strtod(buf, NULL) == x) return;
+    }
+    snprintf(buf, size, "%.17g", x);
+}
+
+/* Whether text is a whole decimal number of the FB_OPT_FLOAT grammar
+ * (integer_only: an optional sign and digits only). */
+static inline int fb_internal_is_decimal(const char* p, int integer_only) {
+    int digits = 0;
+    if (*p == '+' || *p == '-') ++p;
+    for (; *p >= '0' && *p <= '9'; ++p)
+        ++digits;
+    if (integer_only) return digits > 0 && *p == '\0';
+    if (*p == '.')
+        for (++p; *p >= '0' && *p <= '9'; ++p)
+            ++digits;
+    if (digits == 0) return 0;
+    if (*p == 'e' || *p == 'E') {
+        int exponent_digits = 0;
+        ++p;
+        if (*p == '+' || *p == '-') ++p;
+        for (; *p >= '0' && *p <= '9'; ++p)
+            ++exponent_digits;
+        if (exponent_digits == 0) return 0;
+    }
+    return *p == '\0';
+}
+
+/* Whether a decimal number's digits before its exponent are not all 0. */
+static inline int fb_internal_nonzero_digits(const char* p) {
+    for (; *p && *p != 'e' && *p != 'E'; ++p)
+        if (*p >= '1' && *p <= '9') return 1;
+    return 0;
+}
+
+/* A signed 64-bit integer in decimal; 0 when malformed or out of range. */
+static inline int fb_internal_parse_int(const char* p, int64_t* out) {
+    uint64_t magnitude = 0, limit = (uint64_t)INT64_MAX;
+    int negative = *p == '-';
+    if (!fb_internal_is_decimal(p, 1)) return 0;
+    if (*p == '+' || *p == '-') ++p;
+    if (negative) limit += 1; /* |INT64_MIN| */
+    for (; *p; ++p) {
+        unsigned d = (unsigned)(*p - '0');
+        if (magnitude > (limit - d) / 10) return 0;
+        magnitude = magnitude * 10 + d;
+    }
+    if (!negative)
+        *out = (int64_t)magnitude;
+    else if (magnitude == (uint64_t)INT64_MAX + 1)
+        *out = INT64_MIN;
+    else
+        *out = -(int64_t)magnitude;
+    return 1;
+}
+
+static inline fb_status fb_check_options(const fb_option_decl* decls, size_t n_decls, const fb_option* opts,
+                                         size_t n, char* err, size_t err_size) {
+    size_t i, j, used = 0;
+    char low[32], high[32];
+    for (j = 0; j < n; ++j) {
+        const char* name = opts[j].name ? opts[j].name : "";
+        const char* value = opts[j].value ? opts[j].value : "";
+        const fb_option_decl* d = NULL;
+        const char* expected = NULL; /* what the value is not, when it is wrong */
+        int in_range = 1;
+        double x = 0;
+        for (i = 0; i < n_decls && !d; ++i)
+            if (decls[i].name && strcmp(decls[i].name, name) == 0) d = &decls[i];
+        if (!d) {
+            fb_internal_append(err, err_size, &used, "unknown option '");
+            fb_internal_append(err, err_size, &used, name);
+            fb_internal_append(err, err_size, &used,
+                               n_decls ? "'; the options are: " : "'; there are no options");
+            for (i = 0; i < n_decls; ++i) {
+                if (i) fb_internal_append(err, err_size, &used, ", ");
+                fb_internal_append(err, err_size, &used, decls[i].name ? decls[i].name : "?");
+            }
+            return FB_E_INVALID_OPTION;
+        }
+        switch (d->type) {
+        case FB_OPT_BOOL: {
+            static const char* const words[] = {"true", "false", "yes", "no", "on", "off", "1", "0"};
+            expected = "a boolean (true or false)";
+            for (i = 0; i < sizeof words / sizeof words[0]; ++i)
+                if (strcmp(value, words[i]) == 0) expected = NULL;
+            break;
+        }
+        case FB_OPT_INT: {
+            int64_t v;
+            if (!fb_internal_parse_int(value, &v)) {
+                expected = "an integer";
+            } else {
+                x = (double)v;
+                in_range = !d->has_range || (x >= d->min && x <= d->max);
+                if (!in_range) expected = "an integer";
+            }
+            break;
+        }
+        case FB_OPT_FLOAT: {
+            char* end = NULL;
+            if (fb_internal_is_decimal(value, 0)) x = strtod(value, &end);
+            /* Not finite, or so small it became zero ("1e-400"): refused. */
+            if (!end || *end || !(x >= -DBL_MAX && x <= DBL_MAX) ||
+                (x == 0 && fb_internal_nonzero_digits(value))) {
+                expected = "a number";
+            } else {
+                in_range = !d->has_range || (x >= d->min && x <= d->max);
+                if (!in_range) expected = "a number";
+            }
+            break;
+        }
+        case FB_OPT_SIZE: {
+            uint64_t v;
+            if (!fb_parse_size(value, &v)) {
+                expected = "a byte size (e.g. 4096, 64KiB, 1MB)";
+            } else {
+                x = (double)v;
+                in_range = !d->has_range || (x >= d->min && x <= d->max);
+                if (!in_range) expected = "a byte size";
+            }
+            break;
+        }
+        case FB_OPT_CHOICE: {
+            const char* const* c;
+            expected = "one of ";
+            for (c = d->choices; c && *c; ++c)
+                if (strcmp(value, *c) == 0) expected = NULL;
+            break;
+        }
+        case FB_OPT_STRING: break;
+        default: expected = "of a type this header does not know"; break;
+        }
+        if (!expected) continue;
+        fb_internal_append(err, err_size, &used, "option '");
+        fb_internal_append(err, err_size, &used, name);
+        fb_internal_append(err, err_size, &used, "': '");
+        fb_internal_append(err, err_size, &used, value);
+        fb_internal_append(err, err_size, &used, "' is not ");
+        fb_internal_append(err, err_size, &used, expected);
+        if (!in_range) {
+            fb_internal_number(d->min, low, sizeof low);
+            fb_internal_number(d->max, high, sizeof high);
+            fb_internal_append(err, err_size, &used, " in [");
+            fb_internal_append(err, err_size, &used, low);
+            fb_internal_append(err, err_size, &used, ", ");
+            fb_internal_append(err, err_size, &used, high);
+            fb_internal_append(err, err_size, &used, "]");
+        }
+        if (d->type == FB_OPT_CHOICE) {
+            const char* const* c;
+            for (c = d->choices; c && *c; ++c) {
+                if (c != d->choices) fb_internal_append(err, err_size, &used, " | ");
+                fb_internal_append(err, err_size, &used, *c);
+            }
+        }
+        return FB_E_INVALID_OPTION;
+    }
+    return FB_OK;
+}
 
 /* A plugin's per-stream figure, reported to the host (ABI 1.1): `name` is
  * [a-z0-9_]+ with its unit as a suffix, as in the results record

@@ -43,5 +43,8 @@ void add_check_plugin_command(CLI::App& app, const global_options& global, comma
 void add_compare_command(CLI::App& app, const global_options& global, command_action& action);
 // `formatbench report RESULTS.json... -o report.html [--svg-dir DIR]` (cmd_report.cpp)
 void add_report_command(CLI::App& app, const global_options& global, command_action& action);
+// `formatbench new-plugin NAME [--lang c|cpp] [--build meson|cmake] [--dir DIR] [--force]`
+// (cmd_new_plugin.cpp)
+void add_new_plugin_command(CLI::App& app, const global_options& global, command_action& action);
 
 } // namespace formatbench::cli

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
     cli::add_check_plugin_command(app, global, action);
     cli::add_compare_command(app, global, action);
     cli::add_report_command(app, global, action);
+    cli::add_new_plugin_command(app, global, action);
 
     // Standard output must have taken everything; otherwise the command failed.
     auto checked = [](int code) {
