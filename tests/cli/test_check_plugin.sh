@@ -4,7 +4,7 @@
 # every stream) fails the check made for it with the expected message, while
 # the well-behaved checks around it pass; --list, --only and the reproduce
 # line; the check's folders are removed after a crash, a hang and Ctrl-C;
-# nothing reaches the real working folder or $HOME.
+# nothing reaches the real working folder or $HOME; `describe PATH`.
 # A plugin that crashes must die of its signal, also under AddressSanitizer.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 source "$(dirname "$0")/lib.sh"
@@ -159,6 +159,21 @@ got=0; wait "$pid" || got=$?
 expect_in "$work/int.out" "interrupted before the last checks"
 [ -z "$(ls -A "$work/tmp")" ] || { ls -laR "$work/tmp"; fail "Ctrl-C left folders in TMPDIR"; }
 if pgrep -f -- "--timeout 57" >/dev/null; then fail "the interrupted check's process is still running"; fi
+
+# describe PATH works like check-plugin PATH: a file loads that file, an id
+# is looked up on the search path.
+expect_status 0 "$FB" describe "$M"
+expect_in "$work/out" "misbehave 1.0.0"
+expect_in "$work/out" "$M"
+expect_status 0 "$FB" describe "$M" --json
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["id"]=="misbehave" and d["path"]==sys.argv[2], d' "$work/out" "$M" \
+  || fail "describe PATH --json"
+expect_status 2 "$FB" describe "$work/no/such.so"
+expect_in "$work/err" "describe: '$work/no/such.so' is neither a file nor the id of a plugin on the search path"
+expect_status 2 "$FB" describe "$FB_BROKEN_PLUGINS/libbroken_abi2.so"
+expect_in "$work/err" "describe: cannot load '$FB_BROKEN_PLUGINS/libbroken_abi2.so': plugin ABI 2.0, this formatbench speaks 1.x"
+expect_status 0 "$FB" --plugin-path "$FB_TEST_PLUGINS" describe misbehave
+expect_in "$work/out" "misbehave 1.0.0"
 
 # The default time limit is 10 s per check (docs/plugin-guide.md).
 expect_status 1 "$FB" check-plugin "$M" --only 'round_trip/f64/*/w3/r4097/mode=hang'
