@@ -14,10 +14,33 @@
 // same wrong_data flip, so the tests of read: view can catch a bad view.
 // `only_rank` limits the misbehaviour to one MPI rank (the launcher's rank
 // variable), for the tests of a plugin failing on one rank of several.
+//
+// The environment variable FB_MISBEHAVE chooses more ways to fail, for every
+// stream of the process (check-plugin's error checks use default options):
+//   checksum_internal  the file gets an 8-byte header "MISBHV01" and an
+//                      FNV-1a checksum trailer; a bad header or a short file
+//                      is FB_E_CORRUPT / FB_E_TRUNCATED as it should be, but a
+//                      checksum mismatch (corruption past the header) is
+//                      FB_E_INTERNAL;
+//   overread           read writes 8 zero bytes past the values asked for;
+//   no_truncate        the writer opens an existing file without O_TRUNC;
+//   exclusive_unchecked the writer creates with O_EXCL (EEXIST on a device
+//                      fails at open) and ignores what write(2) returns;
+//   side_file, cwd_file, home_file, tmp_file
+//                      the writer's close leaves a file beside its path, in
+//                      the working folder, in $HOME or in $TMPDIR;
+//   change_home        the writer's close appends to the files in $HOME;
+//   remove_neighbours  the writer's open removes the other files in its
+//                      path's folder.
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <chrono>
 #include <csignal>
@@ -26,6 +49,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -39,6 +63,59 @@ constexpr const char* modes[] = {"ok",          "segfault",   "abort",       "ex
 // Streams opened by this process so far.
 int writes_opened = 0;
 int reads_opened = 0;
+
+std::string env_mode() {
+    const char* m = std::getenv("FB_MISBEHAVE");
+    return m ? m : "";
+}
+
+constexpr char checksum_magic[8] = {'M', 'I', 'S', 'B', 'H', 'V', '0', '1'};
+
+std::uint64_t fnv1a(std::uint64_t h, const void* data, std::size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < n; ++i)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+constexpr std::uint64_t fnv_offset = 0xcbf29ce484222325ull;
+
+void touch(const std::string& file, const char* text) {
+    if (std::FILE* f = std::fopen(file.c_str(), "a")) {
+        std::fputs(text, f);
+        std::fclose(f);
+    }
+}
+
+// The regular files in folder dir (not below it).
+std::vector<std::string> files_in(const std::string& dir) {
+    std::vector<std::string> out;
+    if (DIR* d = ::opendir(dir.c_str())) {
+        while (dirent* e = ::readdir(d)) {
+            std::string p = dir + "/" + e->d_name;
+            struct stat st {};
+            if (::lstat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode)) out.push_back(p);
+        }
+        ::closedir(d);
+    }
+    return out;
+}
+
+// What the FB_MISBEHAVE modes leave outside the path at a writer's close.
+void leave_traces(const std::string& mode, const std::string& path) {
+    const char* home = std::getenv("HOME");
+    const char* tmp = std::getenv("TMPDIR");
+    if (mode == "side_file") touch(path + ".side", "misbehave\n");
+    if (mode == "cwd_file") touch("misbehave-was-here", "misbehave\n");
+    if (mode == "home_file" && home) touch(std::string(home) + "/.misbehave", "misbehave\n");
+    if (mode == "tmp_file") {
+        std::string name = std::string(tmp && *tmp ? tmp : "/tmp") + "/misbehave-XXXXXX";
+        int fd = ::mkstemp(name.data());
+        if (fd >= 0) ::close(fd);
+    }
+    if (mode == "change_home" && home)
+        for (const auto& f : files_in(home))
+            touch(f, "changed by misbehave\n");
+}
 
 void trace(const std::string& file, const char* what) {
     if (file.empty()) return;
@@ -95,11 +172,31 @@ struct misbehave_format {
     public:
         explicit writer(const formatbench::sdk::open_request& r)
             : path_(r.path), size_(r.element_size()), mode_(mode_of(r)),
-              slowdown_(r.options.get_float("slowdown")) {
-            file_ = formatbench::sdk::file::create(path_);
+              slowdown_(r.options.get_float("slowdown")), env_(env_mode()) {
+            if (env_ == "remove_neighbours") {
+                std::string dir = path_.substr(0, path_.rfind('/'));
+                for (const auto& f : files_in(dir.empty() ? "." : dir))
+                    if (f != path_) ::unlink(f.c_str());
+            }
+            if (env_ == "no_truncate" || env_ == "exclusive_unchecked") {
+                int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (env_ == "exclusive_unchecked" ? O_EXCL : 0);
+                raw_fd_ = ::open(path_.c_str(), flags, 0644);
+                if (raw_fd_ < 0)
+                    throw error(FB_E_IO, "misbehave: cannot create '" + path_ + "': " + std::strerror(errno));
+            } else {
+                file_ = formatbench::sdk::file::create(path_);
+            }
+            if (env_ == "checksum_internal") file_.write_all(checksum_magic, sizeof checksum_magic);
             trace(r.options.get_string("trace"), "write");
             if (writes_opened++ < r.options.get_int("slow_opens"))
                 std::this_thread::sleep_for(std::chrono::milliseconds(r.options.get_int("slow_ms")));
+        }
+        writer(writer&& o) noexcept
+            : path_(std::move(o.path_)), size_(o.size_), mode_(std::move(o.mode_)), slowdown_(o.slowdown_),
+              env_(std::move(o.env_)), file_(std::move(o.file_)), raw_fd_(std::exchange(o.raw_fd_, -1)),
+              sum_(o.sum_) {}
+        ~writer() {
+            if (raw_fd_ >= 0) ::close(raw_fd_);
         }
         void write(const void* data, std::uint64_t count) {
             auto start = std::chrono::steady_clock::now();
@@ -116,25 +213,60 @@ struct misbehave_format {
                 ::sleep(3600); // a child the plugin forgets
                 ::_exit(0);
             }
-            file_.write_all(data, count * size_);
+            if (env_ == "exclusive_unchecked") {
+                [[maybe_unused]] ssize_t ignored =
+                    ::write(raw_fd_, data, count * size_); // the bug: unchecked
+            } else if (raw_fd_ >= 0) {
+                const auto* p = static_cast<const unsigned char*>(data);
+                for (std::size_t done = 0, n = count * size_; done < n;) {
+                    ssize_t k = ::write(raw_fd_, p + done, n - done);
+                    if (k < 0 && errno == EINTR) continue;
+                    if (k <= 0)
+                        throw error(FB_E_IO,
+                                    "misbehave: cannot write '" + path_ + "': " + std::strerror(errno));
+                    done += static_cast<std::size_t>(k);
+                }
+            } else {
+                file_.write_all(data, count * size_);
+            }
+            if (env_ == "checksum_internal") sum_ = fnv1a(sum_, data, count * size_);
             slow_down(start, slowdown_);
         }
-        void close() { file_.close(); }
+        void close() {
+            if (env_ == "checksum_internal") file_.write_all(&sum_, sizeof sum_);
+            if (raw_fd_ >= 0) {
+                ::close(std::exchange(raw_fd_, -1)); // unchecked in both raw modes
+            } else {
+                file_.close();
+            }
+            leave_traces(env_, path_);
+        }
 
     private:
         std::string path_;
         std::size_t size_;
         std::string mode_;
         double slowdown_;
+        std::string env_;
         formatbench::sdk::file file_;
+        int raw_fd_ = -1;
+        std::uint64_t sum_ = fnv_offset;
     };
 
     class reader {
     public:
         explicit reader(const formatbench::sdk::open_request& r)
             : path_(r.path), size_(r.element_size()), mode_(mode_of(r)),
-              slowdown_(r.options.get_float("slowdown")) {
+              slowdown_(r.options.get_float("slowdown")), env_(env_mode()), count_(r.count) {
             file_ = formatbench::sdk::file::open_read(path_);
+            if (env_ == "checksum_internal") {
+                char head[sizeof checksum_magic] = {};
+                if (file_.read_full(head, sizeof head) < sizeof head ||
+                    std::memcmp(head, checksum_magic, sizeof head) != 0)
+                    throw error(FB_E_CORRUPT, "misbehave: '" + path_ + "' has no MISBHV01 header");
+                if (static_cast<std::uint64_t>(file_.status().st_size) < sizeof head + count_ * size_ + 8)
+                    throw error(FB_E_TRUNCATED, "misbehave: '" + path_ + "' is too short");
+            }
             trace(r.options.get_string("trace"), "read");
             stale_ = mode_ == "stale_read" && reads_opened > 0;
             ++reads_opened;
@@ -152,6 +284,16 @@ struct misbehave_format {
                 throw error(FB_E_TRUNCATED, "misbehave: '" + path_ + "' is too short");
             // Claims success but flips one bit of the first value.
             if (mode_ == "wrong_data" && count > 0) static_cast<unsigned char*>(data)[0] ^= 1;
+            if (env_ == "checksum_internal") {
+                sum_ = fnv1a(sum_, data, count * size_);
+                done_ += count;
+                std::uint64_t stored = 0;
+                if (done_ == count_ &&
+                    (file_.read_full(&stored, sizeof stored) < sizeof stored || stored != sum_))
+                    throw error(FB_E_INTERNAL, "misbehave: checksum mismatch in '" + path_ + "'");
+            }
+            if (env_ == "overread" && count > 0)
+                std::memset(static_cast<unsigned char*>(data) + count * size_, 0, 8);
             slow_down(start, slowdown_);
         }
         const void* view(std::uint64_t count) {
@@ -168,6 +310,10 @@ struct misbehave_format {
         std::size_t size_;
         std::string mode_;
         double slowdown_;
+        std::string env_;
+        std::uint64_t count_;
+        std::uint64_t done_ = 0;
+        std::uint64_t sum_ = fnv_offset;
         bool stale_ = false;
         formatbench::sdk::file file_;
         std::vector<unsigned char> held_;

@@ -1,8 +1,10 @@
-// `formatbench check-plugin PATH [--quick] [--json] [--timeout S]`: runs the
-// conformance checks (conformance.hpp) against one plugin file, for plugin
-// authors and their CI. One line per check, the reason for each failure, and
-// "N passed, M failed"; exit 0 only when every check passed, 1 when one
-// failed (or the file did not load), 2 for usage errors.
+// `formatbench check-plugin PATH [--quick] [--json] [--timeout S] [--list]
+// [--only PATTERN]...`: runs the conformance checks (conformance.hpp)
+// against one plugin file, for plugin authors and their CI. One line per
+// check, the reason for each failure and the command that reruns that check
+// alone, and "N passed, M failed"; exit 0 only when every check passed, 1
+// when one failed (or the file did not load), 2 for usage errors, 130 when
+// interrupted (the running check's folders are removed first).
 #include "base/error.hpp"
 #include "cli/commands.hpp"
 #include "host/conformance.hpp"
@@ -10,6 +12,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 
@@ -18,6 +22,46 @@ namespace {
 
 namespace fs = std::filesystem;
 using conformance::outcome;
+
+volatile std::sig_atomic_t stop_requested = 0;
+
+extern "C" void on_check_stop_signal(int) {
+    stop_requested = 1;
+}
+
+// SIGINT and SIGTERM set stop_requested while the checks run: the check
+// under way is killed and its folders removed, instead of the checker
+// dying and leaving them.
+class stop_signal_scope {
+public:
+    stop_signal_scope() {
+        stop_requested = 0;
+        struct sigaction sa {};
+        sa.sa_handler = on_check_stop_signal;
+        sigemptyset(&sa.sa_mask);
+        ::sigaction(SIGINT, &sa, &old_int_);
+        ::sigaction(SIGTERM, &sa, &old_term_);
+    }
+    ~stop_signal_scope() {
+        ::sigaction(SIGINT, &old_int_, nullptr);
+        ::sigaction(SIGTERM, &old_term_, nullptr);
+    }
+    stop_signal_scope(const stop_signal_scope&) = delete;
+    stop_signal_scope& operator=(const stop_signal_scope&) = delete;
+
+private:
+    struct sigaction old_int_ {};
+    struct sigaction old_term_ {};
+};
+
+struct arguments {
+    std::string path;
+    bool quick = false;
+    bool json = false;
+    bool list = false;
+    std::vector<std::string> only;
+    unsigned timeout = conformance::default_timeout_seconds;
+};
 
 const char* kind_name(outcome::kind k) {
     switch (k) {
@@ -28,15 +72,50 @@ const char* kind_name(outcome::kind k) {
     return "?";
 }
 
-void print_line(const conformance::check_result& r) {
+// text as one shell word: unchanged when it holds only characters no shell
+// treats specially, else in single quotes.
+std::string shell_word(const std::string& text) {
+    bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               std::string_view("_-./,:=+@%").find(c) != std::string_view::npos;
+    });
+    if (plain) return text;
+    std::string out = "'";
+    for (char c : text)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// A pattern that matches exactly name (glob characters escaped).
+std::string exact_pattern(const std::string& name) {
+    std::string out;
+    for (char c : name) {
+        if (c == '*' || c == '?' || c == '[' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+// The command that runs this one check again, as it ran here.
+std::string reproduce_line(const fs::path& file, const arguments& args, const std::string& check) {
+    return fmt::format(
+        "formatbench check-plugin {}{}{} --only {}", shell_word(file.string()), args.quick ? " --quick" : "",
+        args.timeout != conformance::default_timeout_seconds ? fmt::format(" --timeout {}", args.timeout)
+                                                             : "",
+        shell_word(exact_pattern(check)));
+}
+
+void print_line(const conformance::check_result& r, const fs::path& file, const arguments& args) {
     fmt::print("{:<4}  {}", kind_name(r.result.what), r.name);
     if (!r.result.reason.empty()) fmt::print(": {}", r.result.reason);
     if (!r.result.note.empty()) fmt::print(" ({})", r.result.note);
     fmt::print("\n");
+    if (r.result.what == outcome::failed)
+        fmt::print("      reproduce: {}\n", reproduce_line(file, args, r.name));
     std::fflush(stdout); // a CI log shows progress as it happens
 }
 
-nlohmann::json report_json(const conformance::report& rep) {
+nlohmann::json report_json(const conformance::report& rep, const fs::path& file, const arguments& args) {
     nlohmann::json checks = nlohmann::json::array();
     for (const auto& r : rep.results) {
         nlohmann::json j{{"name", r.name},
@@ -46,6 +125,7 @@ nlohmann::json report_json(const conformance::report& rep) {
                          {"seconds", r.seconds}};
         if (!r.result.reason.empty()) j["reason"] = r.result.reason;
         if (!r.result.note.empty()) j["note"] = r.result.note;
+        if (r.result.what == outcome::failed) j["reproduce"] = reproduce_line(file, args, r.name);
         checks.push_back(std::move(j));
     }
     return {{"file", rep.file},
@@ -55,7 +135,7 @@ nlohmann::json report_json(const conformance::report& rep) {
             {"passed", rep.count(outcome::passed)},
             {"failed", rep.count(outcome::failed)},
             {"skipped", rep.count(outcome::skipped)},
-            {"ok", rep.all_passed()},
+            {"ok", rep.all_passed() && !rep.interrupted},
             {"checks", checks}};
 }
 
@@ -71,40 +151,94 @@ fs::path resolve(const global_options& global, const std::string& arg) {
         fmt::format("check-plugin: '{}' is neither a file nor the id of a plugin on the search path", arg));
 }
 
-int check_plugin(const global_options& global, const std::string& arg, bool quick, bool json,
-                 unsigned timeout) {
-    fs::path file = resolve(global, arg);
+int check_plugin(const global_options& global, const arguments& args) {
+    fs::path file = resolve(global, args.path);
     conformance::settings s;
-    s.level = quick ? conformance::depth::quick : conformance::depth::standard;
-    s.timeout_seconds = timeout;
-    if (!json) fmt::print("check-plugin {}{}\n", file.string(), quick ? " (quick)" : "");
-    conformance::report rep = conformance::check_plugin_file(
-        file, s, json ? std::function<void(const conformance::check_result&)>() : print_line);
-    if (json) {
-        fmt::print("{}\n", report_json(rep).dump(2));
+    s.level = args.quick ? conformance::depth::quick : conformance::depth::standard;
+    s.timeout_seconds = args.timeout;
+    s.only = args.only;
+    s.stop = &stop_requested;
+
+    // The registry lives as long as the checks use the plugin; its library
+    // stays loaded in this process (the checks' children are forks of it).
+    registry reg;
+    const plugin* p = reg.load_file(file);
+    const std::string load_problem = p                        ? ""
+                                     : reg.problems().empty() ? "not loaded"
+                                                              : reg.problems().back().reason;
+    std::vector<std::string> names{"load"};
+    if (p)
+        for (const auto& c : conformance::plan_checks(*p, s))
+            names.push_back(c.name);
+
+    if (args.list && !p) {
+        fmt::print(stderr, "formatbench: check-plugin: cannot load '{}': {}\n", file.string(), load_problem);
+        return exit_case_failed;
+    }
+    // A pattern that selects nothing is a typo, not an empty pass.
+    if (p)
+        for (const auto& pattern : args.only) {
+            conformance::settings one;
+            one.only = {pattern};
+            if (std::none_of(names.begin(), names.end(),
+                             [&](const std::string& n) { return conformance::selected(one, n); }))
+                throw usage_error(
+                    fmt::format("check-plugin: --only '{}' matches no check of plugin '{}' (--list "
+                                "shows them)",
+                                pattern, p->id()));
+        }
+    if (args.list) {
+        std::erase_if(names, [&](const std::string& n) { return !conformance::selected(s, n); });
+        if (args.json) {
+            fmt::print("{}\n", nlohmann::json(names).dump(2));
+        } else {
+            for (const auto& n : names)
+                fmt::print("{}\n", n);
+        }
+        return exit_ok;
+    }
+
+    if (!args.json) fmt::print("check-plugin {}{}\n", file.string(), args.quick ? " (quick)" : "");
+    std::function<void(const conformance::check_result&)> progress;
+    if (!args.json) progress = [&](const conformance::check_result& r) { print_line(r, file, args); };
+
+    conformance::report rep;
+    if (!p) {
+        rep.file = file.string();
+        rep.results.push_back({"load", outcome::fail(load_problem), 0});
+        if (progress) progress(rep.results.back());
+    } else {
+        conformance::check_result loaded{"load", outcome::pass(), 0};
+        const bool show_load = conformance::selected(s, "load");
+        if (progress && show_load) progress(loaded);
+        stop_signal_scope signals;
+        rep = conformance::check_loaded_plugin(*p, s, progress);
+        rep.file = file.string();
+        if (show_load) rep.results.insert(rep.results.begin(), loaded);
+    }
+
+    if (args.json) {
+        fmt::print("{}\n", report_json(rep, file, args).dump(2));
     } else {
         std::size_t skipped = rep.count(outcome::skipped);
-        fmt::print("{}{}: {} passed, {} failed{}\n", rep.plugin_id.empty() ? "plugin" : rep.plugin_id,
+        fmt::print("{}{}: {} passed, {} failed{}{}\n", rep.plugin_id.empty() ? "plugin" : rep.plugin_id,
                    rep.plugin_version.empty() ? "" : " " + rep.plugin_version, rep.count(outcome::passed),
                    rep.count(outcome::failed),
-                   skipped ? fmt::format(" ({} skipped, reasons above)", skipped) : "");
+                   skipped ? fmt::format(" ({} skipped, reasons above)", skipped) : "",
+                   rep.interrupted ? "; interrupted before the last checks" : "");
     }
+    if (rep.interrupted) return exit_interrupted;
     return rep.all_passed() ? exit_ok : exit_case_failed;
 }
 
 } // namespace
 
 void add_check_plugin_command(CLI::App& app, const global_options& global, command_action& action) {
-    struct arguments {
-        std::string path;
-        bool quick = false;
-        bool json = false;
-        unsigned timeout = 120;
-    };
     auto args = std::make_shared<arguments>();
     auto* cmd = app.add_subcommand(
         "check-plugin", "run the conformance checks against a plugin file (for plugin authors' CI): round "
-                        "trips, corrupt input, bad options, unwritable paths; exit 0 only if all pass");
+                        "trips, overwriting, corrupt input, bad options, unwritable paths and full disks, "
+                        "files outside the plugin's path; exit 0 only if all pass");
     cmd->add_option("PATH", args->path,
                     "the plugin's shared library (or the id of a plugin on the search path)")
         ->required();
@@ -113,11 +247,15 @@ void add_check_plugin_command(CLI::App& app, const global_options& global, comma
     cmd->add_option("--timeout", args->timeout, "seconds per check before it counts as hung")
         ->check(CLI::Range(1u, 86400u))
         ->capture_default_str();
-    cmd->callback([&global, &action, args] {
-        action = [&global, args] {
-            return check_plugin(global, args->path, args->quick, args->json, args->timeout);
-        };
-    });
+    cmd->add_flag(
+        "--list", args->list,
+        "print the name of every check (with --only, of those it selects), one per line, and run none");
+    cmd->add_option("--only", args->only,
+                    "run only the checks whose names match this glob pattern ('*' also matches '/'); "
+                    "repeatable")
+        ->allow_extra_args(false);
+    cmd->callback(
+        [&global, &action, args] { action = [&global, args] { return check_plugin(global, *args); }; });
 }
 
 } // namespace formatbench::cli

@@ -1,5 +1,7 @@
-// `formatbench plugins` (list) and `formatbench describe ID` (everything a
-// descriptor says, like gst-inspect). Neither runs any plugin I/O code.
+// `formatbench plugins` (list) and `formatbench describe PATH` (everything a
+// descriptor says, like gst-inspect; PATH is a plugin file or, as for
+// check-plugin, the id of a plugin on the search path). Neither runs any
+// plugin I/O code.
 #include "base/dtype.hpp"
 #include "base/error.hpp"
 #include "base/suggest.hpp"
@@ -10,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 namespace formatbench::cli {
 namespace {
@@ -82,9 +85,27 @@ int list_plugins(const global_options& global, bool json) {
     return 0;
 }
 
-int describe_plugin(const global_options& global, const std::string& id, bool json) {
-    auto reg = load_plugins(global);
-    const plugin& p = reg->get(id);
+int describe_plugin(const global_options& global, const std::string& arg, bool json) {
+    // A path that exists is that file (a name without '/' that is no file
+    // is an id).
+    std::unique_ptr<registry> reg;
+    const plugin* found = nullptr;
+    std::error_code ec;
+    if (std::filesystem::exists(arg, ec)) {
+        reg = std::make_unique<registry>();
+        found = reg->load_file(arg);
+        if (!found)
+            throw usage_error(
+                fmt::format("describe: cannot load '{}': {}", arg,
+                            reg->problems().empty() ? "not loaded" : reg->problems().back().reason));
+    } else if (arg.find('/') != std::string::npos) {
+        throw usage_error(
+            fmt::format("describe: '{}' is neither a file nor the id of a plugin on the search path", arg));
+    } else {
+        reg = load_plugins(global);
+        found = &reg->get(arg);
+    }
+    const plugin& p = *found;
     if (json) {
         fmt::print("{}\n", plugin_json(p).dump(2));
         return 0;
@@ -139,7 +160,11 @@ void add_plugins_commands(CLI::App& app, const global_options& global, command_a
     auto* describe =
         app.add_subcommand("describe", "show everything a plugin declares: dtypes, capabilities, "
                                        "options with types, defaults, ranges and help");
-    describe->add_option("ID", args->id, "plugin id (see `formatbench plugins`)")->required();
+    describe
+        ->add_option("PATH", args->id,
+                     "the plugin's shared library, or the id of a plugin on the search path (see "
+                     "`formatbench plugins`)")
+        ->required();
     describe->add_flag("--json", args->json, "machine-readable output");
     describe->callback([&global, &action, args] {
         action = [&global, args] { return describe_plugin(global, args->id, args->json); };

@@ -37,7 +37,7 @@ void add_plugins_commands(CLI::App& app, const global_options& global, command_a
 void add_plan_command(CLI::App& app, const global_options& global, command_action& action);
 // `formatbench run [STUDY] [--set k=v]... [--resume LOG]` (cmd_run.cpp)
 void add_run_command(CLI::App& app, const global_options& global, command_action& action);
-// `formatbench check-plugin PATH [--quick] [--json]` (cmd_check_plugin.cpp)
+// `formatbench check-plugin PATH [--quick] [--json] [--list] [--only GLOB]...` (cmd_check_plugin.cpp)
 void add_check_plugin_command(CLI::App& app, const global_options& global, command_action& action);
 // `formatbench compare BASE.json NEW.json [--threshold 5%]` (cmd_compare.cpp)
 void add_compare_command(CLI::App& app, const global_options& global, command_action& action);

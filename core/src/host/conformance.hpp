@@ -2,36 +2,48 @@
 // descriptor alone (dtypes, capability flags, option declarations), so any
 // plugin file can be checked without knowing its format. One implementation
 // for `formatbench check-plugin PATH` and the GoogleTest suite in
-// tests/conformance.
+// tests/conformance. Each rule a check enforces is worded once
+// (conformance_rules.hpp); a failure's reason ends with the rule it broke.
 //
-//  - load: the registry accepts the file (check_plugin_file only).
+//  - load: the registry accepts the file (reported by check-plugin).
 //  - descriptor: declared defaults and choices pass the plugin's own checks;
 //    every option has help; a lossless plugin is lossless with defaults.
 //  - round_trip/...: every declared dtype; counts 0, 1, 7, ~10^4 and a large
 //    one; chunks of 1, 3 (odd), 4097 and the whole array, also reading in
 //    other chunks than were written; an unknown count hint where allowed;
-//    one variant per valid non-default value of each option. Only the given
-//    path may appear. Lossless option sets read back bit-exact (any NaN
-//    equals any NaN, see compare_exact); lossy ones only need the count.
-//    The zero-copy view, when offered, shows the same values.
-//  - read_error/...: missing, truncated, empty, random-bytes and corrupted
-//    files give an error status (not FB_E_INTERNAL or FB_E_STATE) whose
-//    message names the path. A corrupted file (bytes overwritten) may also
-//    read back without error: only a crash, hang or bug status fails it.
+//    one variant per valid non-default value of each option. The output is
+//    at the path (a regular file, a directory, or nothing, by the flags).
+//    Lossless option sets read back bit-exact (any NaN equals any NaN, see
+//    compare_exact); lossy ones only need the count. The zero-copy view,
+//    when offered, shows the same values.
+//  - overwrite/existing_file: writing over a larger file of the plugin's own
+//    replaces it: the new values read back, the old count no longer does.
+//  - read_error/...: missing, truncated, empty and random-bytes files give
+//    an error status (not FB_E_INTERNAL or FB_E_STATE) whose message names
+//    the path. Corrupted files (the header overwritten; 16 bytes inverted
+//    before the middle, the three-quarter mark and the end) may also read
+//    back without error: only a crash, hang or bug status fails them. No
+//    read writes past the values asked for (a guarded buffer).
 //  - bad_option/...: an unknown name, malformed or out-of-range values are
 //    refused by the host's check_options AND by the plugin's own open_write
 //    and open_read with FB_E_INVALID_OPTION, before any file is touched.
 //  - write_error/...: writing below a regular file, into a missing folder,
-//    into a 0555 folder (when permissions apply) and to a full device fails
-//    with a message naming the path, and the device node survives.
+//    into a 0555 folder (when permissions apply), to a full device (the
+//    device node survives) and into a file that cannot grow past 64 KiB
+//    (RLIMIT_FSIZE: a failing write through a path the plugin creates)
+//    fails with FB_E_IO and a message naming the path.
 //
-// Every check runs in a forked child with a time limit, so a plugin that
-// crashes or hangs fails that check and the checker goes on.
+// Every check runs in a forked child with a time limit, in fresh folders
+// (check_sandbox: working folder, HOME, TMPDIR) that the checker removes
+// afterwards, so a plugin that crashes or hangs fails that check and the
+// checker goes on; creating, changing or removing anything in those folders
+// or in the check's data folder, other than the path given, fails it.
 #pragma once
 
 #include "host/conformance_support.hpp"
 #include "host/plugin_handle.hpp"
 
+#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -45,10 +57,24 @@ namespace formatbench::conformance {
 // build's own suite, up to 10^6.
 enum class depth { quick, standard, exhaustive };
 
+// check-plugin's default time limit per check: a hanging plugin costs
+// seconds, not minutes. The slowest check of an in-tree plugin takes a small
+// fraction of it (docs/plugin-guide.md has the figures).
+inline constexpr unsigned default_timeout_seconds = 10;
+
 struct settings {
     depth level = depth::standard;
-    unsigned timeout_seconds = 120; // per check, in its child process
+    unsigned timeout_seconds = default_timeout_seconds; // per check, in its child process
+    // Glob patterns (fnmatch(3), `*` also matches `/`): only the checks whose
+    // names match one of them run; empty means all.
+    std::vector<std::string> only;
+    // A signal handler's flag: when it becomes non-zero the running check's
+    // child is killed and no further check starts.
+    const volatile std::sig_atomic_t* stop = nullptr;
 };
+
+// Whether the check named `name` is one the settings' patterns select.
+bool selected(const settings& s, const std::string& name);
 
 // One check of one plugin. body runs in the calling process; run_check
 // isolates it.
@@ -66,7 +92,7 @@ struct check_result {
     double seconds = 0;
 };
 
-// Runs c.body in a forked child with the settings' time limit.
+// Runs c.body in a forked child with the settings' time limit (run_in_child).
 check_result run_check(const check& c, const settings& s);
 
 struct report {
@@ -75,18 +101,15 @@ struct report {
     std::string plugin_version;
     std::string abi; // "1.0"
     std::vector<check_result> results;
+    bool interrupted = false; // settings::stop ended the checks early
 
     std::size_t count(outcome::kind k) const;
     bool all_passed() const { return count(outcome::failed) == 0; }
 };
 
-// Loads file with a registry of its own (registry::load_file) and runs every
-// check; a load problem is one failed check "load" with the loader's reason.
-// progress, when given, sees each result as it is made.
-report check_plugin_file(const std::filesystem::path& file, const settings& s,
-                         const std::function<void(const check_result&)>& progress = {});
-
-// The same for a plugin already loaded.
+// Runs every selected check of a loaded plugin (check-plugin reports the
+// load itself as the check "load"); progress, when given, sees each result
+// as it is made.
 report check_loaded_plugin(const plugin& p, const settings& s,
                            const std::function<void(const check_result&)>& progress = {});
 

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -22,6 +23,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <system_error>
 
 namespace fs = std::filesystem;
@@ -112,28 +114,6 @@ bool is_nan(fb_dtype d, const unsigned char* p) {
 
 } // namespace
 
-scratch_dir::scratch_dir() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/fb-conformance-XXXXXX";
-    std::vector<char> buf(pattern.begin(), pattern.end());
-    buf.push_back('\0');
-    if (!::mkdtemp(buf.data())) throw std::system_error(errno, std::generic_category(), "mkdtemp " + pattern);
-    path_ = buf.data();
-}
-
-scratch_dir::~scratch_dir() {
-    std::error_code ec;
-    // A test may have made a folder read-only; give write access back first.
-    for (fs::recursive_directory_iterator it(path_, ec), end; !ec && it != end; it.increment(ec))
-        if (it->is_directory(ec))
-            fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(path_, ec);
-}
-
-std::string scratch_dir::file(const std::string& name, const std::string& extension) const {
-    return path_ + "/" + name + (extension.empty() ? "" : "." + extension);
-}
-
 void aligned_buffer::free_deleter::operator()(unsigned char* p) const noexcept {
     std::free(p);
 }
@@ -143,6 +123,64 @@ aligned_buffer::aligned_buffer(std::size_t bytes) : size_(bytes) {
     data_.reset(static_cast<unsigned char*>(std::aligned_alloc(4096, rounded)));
     if (!data_) throw std::bad_alloc();
     std::memset(data_.get(), 0xA5, rounded); // not zero: a read that writes nothing must not pass
+}
+
+namespace {
+
+unsigned char canary_byte(std::size_t i) {
+    return static_cast<unsigned char>(i * 131 + 7);
+}
+
+} // namespace
+
+guarded_buffer::guarded_buffer(std::size_t bytes) : size_(bytes) {
+    const auto page_size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    std::size_t pages = (bytes + 64 + page_size - 1) / page_size;
+    canary_ = pages * page_size - bytes;
+    mapped_ = (pages + 1) * page_size;
+    void* m = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    base_ = static_cast<unsigned char*>(m);
+    if (::mprotect(base_ + pages * page_size, page_size, PROT_NONE) != 0) {
+        ::munmap(base_, mapped_);
+        throw std::system_error(errno, std::generic_category(), "mprotect");
+    }
+    std::memset(base_, 0xA5, bytes); // not zero: a read that writes nothing must not pass
+    for (std::size_t i = 0; i < canary_; ++i)
+        base_[bytes + i] = canary_byte(i);
+}
+
+guarded_buffer::~guarded_buffer() {
+    ::munmap(base_, mapped_);
+}
+
+std::size_t guarded_buffer::overrun() const noexcept {
+    for (std::size_t i = canary_; i > 0; --i)
+        if (base_[size_ + i - 1] != canary_byte(i - 1)) return i;
+    return 0;
+}
+
+file_size_limit::file_size_limit(std::uint64_t bytes) {
+    rlimit lim{};
+    if (::getrlimit(RLIMIT_FSIZE, &lim) != 0)
+        throw std::system_error(errno, std::generic_category(), "getrlimit");
+    old_soft_ = lim.rlim_cur;
+    old_handler_ = ::signal(SIGXFSZ, SIG_IGN);
+    lim.rlim_cur = std::min<rlim_t>(bytes, lim.rlim_max);
+    if (::setrlimit(RLIMIT_FSIZE, &lim) != 0) {
+        ::signal(SIGXFSZ, old_handler_);
+        throw std::system_error(errno, std::generic_category(), "setrlimit RLIMIT_FSIZE");
+    }
+    set_ = true;
+}
+
+file_size_limit::~file_size_limit() {
+    if (!set_) return;
+    rlimit lim{};
+    ::getrlimit(RLIMIT_FSIZE, &lim);
+    lim.rlim_cur = old_soft_;
+    ::setrlimit(RLIMIT_FSIZE, &lim);
+    ::signal(SIGXFSZ, old_handler_);
 }
 
 aligned_buffer make_data(fb_dtype d, std::uint64_t count, std::uint64_t seed) {
@@ -350,7 +388,7 @@ std::string serialize(const outcome& o) {
 outcome deserialize(const std::string& text) {
     std::size_t nul = text.find('\0');
     if (text.empty() || nul == std::string::npos)
-        return outcome::fail("the check's child process sent no result");
+        return outcome::fail("the check's child process sent no result", rule::no_crash);
     outcome o;
     o.what = text[0] == 'P' ? outcome::passed : text[0] == 'S' ? outcome::skipped : outcome::failed;
     o.note = text.substr(1, nul - 1);
@@ -379,7 +417,16 @@ std::string leftovers() {
 
 } // namespace
 
-outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seconds) {
+outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seconds,
+                     const volatile std::sig_atomic_t* stop) {
+    // Made and removed here, in the parent: a child that crashes or is
+    // killed cannot leave its folders behind.
+    std::optional<check_sandbox> box;
+    try {
+        box.emplace();
+    } catch (const std::exception& e) {
+        return outcome::fail(std::string("cannot make the check's folders: ") + e.what());
+    }
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return outcome::fail(std::string("pipe: ") + std::strerror(errno));
     std::fflush(nullptr); // or buffered output would be written twice
@@ -395,8 +442,11 @@ outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seco
         return outcome::fail(std::string("fork: ") + std::strerror(errno));
     }
     if (pid == 0) {
-        // Its own process group: whatever the plugin starts is killed with it.
+        // Its own process group: whatever the plugin starts is killed with
+        // it. The checker's handlers for stop signals are not the child's.
         ::setpgid(0, 0);
+        ::signal(SIGINT, SIG_DFL);
+        ::signal(SIGTERM, SIG_DFL);
         ::close(fds[0]);
         if (printed >= 0) {
             std::fflush(nullptr);
@@ -406,7 +456,10 @@ outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seco
         ::alarm(timeout_seconds); // a hang becomes SIGALRM
         outcome o;
         try {
-            o = body();
+            if (std::string e = box->enter(); !e.empty())
+                o = outcome::fail(e);
+            else
+                o = body();
         } catch (const std::exception& e) {
             o = outcome::fail(std::string("exception escaped: ") + e.what());
         } catch (...) {
@@ -416,7 +469,8 @@ outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seco
         // return, and it leaves no process behind.
         if (o.what == outcome::passed)
             if (const std::string left = leftovers(); !left.empty())
-                o = outcome::fail("the plugin left " + left + " running after its streams were closed");
+                o = outcome::fail("the plugin left " + left + " running after its streams were closed",
+                                  rule::no_leftovers);
         std::fflush(nullptr);
         if (o.what == outcome::passed && printed >= 0 && ::lseek(printed, 0, SEEK_END) > 0) {
             char text[201] = "";
@@ -424,8 +478,7 @@ outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seco
             std::string shown(text, n > 0 ? static_cast<std::size_t>(n) : 0);
             while (!shown.empty() && (shown.back() == '\n' || shown.back() == ' '))
                 shown.pop_back();
-            o = outcome::fail("the plugin printed to standard output or error (a plugin must not print): '" +
-                              escape_line(shown) + "'");
+            o = outcome::fail("the plugin printed '" + escape_line(shown) + "'", rule::no_print);
         }
         std::string text = serialize(o);
         std::size_t off = 0;
@@ -442,14 +495,19 @@ outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seco
     // The parent's own deadline: a plugin may block or ignore SIGALRM. The
     // reply ends when the child has exited (not at end of file: a process
     // the plugin started may hold the pipe open).
-    const int grace_ms = 5000;
+    const int grace_ms = 2000;
     const long long deadline_ms = static_cast<long long>(timeout_seconds) * 1000 + grace_ms;
     long long waited_ms = 0;
-    bool killed = false, exited = false;
+    bool killed = false, exited = false, interrupted = false;
     int status = 0;
     std::string text;
     char buf[4096];
     for (;;) {
+        if (stop && *stop) {
+            ::kill(-pid, SIGKILL);
+            interrupted = true;
+            break;
+        }
         pollfd pfd{fds[0], POLLIN, 0};
         int n = ::poll(&pfd, 1, exited ? 0 : 200);
         if (n < 0 && errno == EINTR) continue;
@@ -484,17 +542,34 @@ outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seco
     if (!exited)
         while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
+    if (interrupted) return outcome::fail("interrupted");
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         if (sig == SIGALRM || killed)
-            return outcome::fail("hung: no result within " + std::to_string(timeout_seconds) + " s");
+            return outcome::fail("hung: no result within " + std::to_string(timeout_seconds) + " s",
+                                 rule::time_limit);
         return outcome::fail(std::string("crashed with signal ") + std::to_string(sig) + " (" +
-                             strsignal(sig) + ")");
+                                 strsignal(sig) + ")",
+                             rule::no_crash);
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return outcome::fail("the plugin ended the process (exit status " +
-                             std::to_string(WEXITSTATUS(status)) + ")");
-    return deserialize(text);
+                                 std::to_string(WEXITSTATUS(status)) + ")",
+                             rule::no_crash);
+    outcome o = deserialize(text);
+    // The working folder, HOME and TMPDIR hold what they held before: the
+    // check's own data folders under TMPDIR are removed by the time the
+    // body returns.
+    if (const auto changed = box->changes(); !changed.empty()) {
+        std::string list;
+        for (const auto& c : changed)
+            list += (list.empty() ? "" : ", ") + c;
+        if (o.what == outcome::failed)
+            o.reason += "; and outside its path it " + list;
+        else
+            o = outcome::fail("outside its path the plugin " + list, rule::only_its_path);
+    }
+    return o;
 }
 
 std::vector<std::string> output_files(const std::string& path) {

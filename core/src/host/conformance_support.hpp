@@ -1,15 +1,20 @@
 // Building blocks of the plugin conformance checks (conformance.hpp), shared
-// by `formatbench check-plugin` and the GoogleTest suite: scratch
-// directories, deterministic test data and its comparison, plain C-ABI
-// drivers (to see a plugin's own status and message, unwrapped by the host),
-// and running a check in a child process so that a crash or a hang is a
-// failure of that check instead of the end of the checker.
+// by `formatbench check-plugin` and the GoogleTest suite: deterministic
+// test data and its comparison, buffers that show a read past its end, plain
+// C-ABI drivers (to see a plugin's own status and message, unwrapped by the
+// host), a file size limit that makes writes fail, and running a check in a
+// child process and its own folders (conformance_sandbox.hpp) so that a
+// crash or a hang is a failure of that check instead of the end of the
+// checker.
 #pragma once
 
+#include "host/conformance_rules.hpp"
+#include "host/conformance_sandbox.hpp"
 #include "host/plugin_handle.hpp"
 
 #include <formatbench/plugin.h>
 
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -18,21 +23,6 @@
 #include <vector>
 
 namespace formatbench::conformance {
-
-// A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
-class scratch_dir {
-public:
-    scratch_dir();
-    scratch_dir(const scratch_dir&) = delete;
-    scratch_dir& operator=(const scratch_dir&) = delete;
-    ~scratch_dir();
-    const std::string& path() const noexcept { return path_; }
-    // "<dir>/<name>.<extension>" (no dot when the extension is empty).
-    std::string file(const std::string& name, const std::string& extension) const;
-
-private:
-    std::string path_;
-};
 
 // A page-aligned byte buffer, as the runner hands to plugins.
 class aligned_buffer {
@@ -48,6 +38,47 @@ private:
     };
     std::unique_ptr<unsigned char[], free_deleter> data_;
     std::size_t size_;
+};
+
+// A buffer for a read of `bytes` whose end is watched: a canary stretch
+// follows it up to a page boundary (at least 64 bytes), then a page that
+// cannot be touched. A read that writes past the values asked for changes the
+// canary (overrun() says where) or faults. Page-aligned, like aligned_buffer.
+class guarded_buffer {
+public:
+    explicit guarded_buffer(std::size_t bytes);
+    guarded_buffer(const guarded_buffer&) = delete;
+    guarded_buffer& operator=(const guarded_buffer&) = delete;
+    ~guarded_buffer();
+    unsigned char* data() noexcept { return base_; }
+    std::size_t size() const noexcept { return size_; }
+    // Bytes past the end up to and including the last canary byte that
+    // changed; 0 when the canary is intact.
+    std::size_t overrun() const noexcept;
+
+private:
+    unsigned char* base_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t canary_ = 0; // bytes between the end and the guard page
+    std::size_t mapped_ = 0; // everything mapped, guard page included
+};
+
+// While it lives, files this process writes can grow to `bytes` only: a
+// write(2) past the limit fails with EFBIG, as writes to a full disk fail
+// with ENOSPC, whoever the process is (RLIMIT_FSIZE binds root too) and
+// however the file was opened. SIGXFSZ is ignored meanwhile, so the write
+// fails instead of killing the process.
+class file_size_limit {
+public:
+    explicit file_size_limit(std::uint64_t bytes);
+    file_size_limit(const file_size_limit&) = delete;
+    file_size_limit& operator=(const file_size_limit&) = delete;
+    ~file_size_limit();
+
+private:
+    bool set_ = false;
+    std::uint64_t old_soft_ = 0;
+    void (*old_handler_)(int) = SIG_DFL;
 };
 
 // count values of dtype d, a pure function of (d, count, seed). For floats
@@ -105,15 +136,28 @@ struct outcome {
 
     static outcome pass(std::string note = {}) { return {passed, {}, std::move(note)}; }
     static outcome fail(std::string why) { return {failed, std::move(why), {}}; }
+    // A failure that broke one of the rules (conformance_rules.hpp): the
+    // reason is "<why>; rule: <rule>".
+    static outcome fail(const std::string& why, const char* broken_rule) {
+        return {failed, why + "; rule: " + broken_rule, {}};
+    }
     static outcome skip(std::string why) { return {skipped, std::move(why), {}}; }
 };
 
-// Runs body in a forked child with a time limit of timeout_seconds (SIGALRM
-// in the child, SIGKILL from the parent a little later in case the plugin
-// blocks the alarm). A child that dies from a signal, exits without a
-// result or runs out of time is a failure saying so; an exception that
-// escapes body is a failure with its message.
-outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seconds);
+// Runs body in a forked child, in a process group of its own, with a time
+// limit of timeout_seconds (SIGALRM in the child, SIGKILL to its group from
+// the parent a moment later in case the plugin blocks the alarm), in a
+// check_sandbox: its working folder, HOME and TMPDIR are fresh folders that
+// the parent removes afterwards, whatever became of the child. A child that
+// dies from a signal, exits without a result or runs out of time is a
+// failure saying so; an exception that escapes body is a failure with its
+// message; a child that printed, left threads or processes running, or
+// created, changed or removed anything in the sandbox's folders fails (the
+// body watches its own data folders). When *stop becomes non-zero (a signal
+// handler's flag), the child is killed at once and the check fails as
+// "interrupted".
+outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seconds,
+                     const volatile std::sig_atomic_t* stop = nullptr);
 
 // The largest-element dtype the plugin supports (most bytes per value).
 fb_dtype widest_dtype(const formatbench::plugin& p);
