@@ -20,6 +20,8 @@ packages=(
   liblz4-dev lz4          # the lz4 plugin (lz4frame); its tests decode and encode with the lz4 command
   libgtest-dev python3-jsonschema  # tests (the results schema is checked with jsonschema)
   python3-numpy cmake     # tests: .npy interop of examples/npy, the plugin guide's CMake build
+  man-db                  # tests: `man formatbench` renders the installed page (not in minimal/container images)
+  zsh                     # tests: the zsh completion parses and completes (tests/cli/test_install_zsh.sh)
   clang                   # sanitizer/fuzz builds
   gfortran                # the fortran plugin (gfortran's runtime I/O), the gfortran programs its tests and the
                           # ascii tests compare with, the reference Fortran program (benchmarks)
