@@ -25,6 +25,8 @@ packages=(
   netcdf-bin python3-netcdf4 # tests: netcdf plugin interop with ncdump and netCDF4-python
   libopenmpi-dev openmpi-bin # MPI scale-out (mpirun -np N formatbench run); tests/mpi runs mpirun -np 2
   cmake                   # tests: not in a fresh Debian 12; the plugin guide's and new-plugin's CMake builds
+  man-db                  # tests: `man formatbench` renders the installed page (not in minimal/container images)
+  zsh                     # tests: the zsh completion parses and completes (tests/cli/test_install_zsh.sh)
   clang                   # sanitizer/fuzz builds
   gfortran                # the fortran plugin (gfortran's runtime I/O), the gfortran programs its tests and the
                           # ascii tests compare with, the reference Fortran program (benchmarks)

@@ -25,4 +25,12 @@ expect_in "$work/out" "range: [0, 9]"
 expect_status 0 "$FB" --plugin-path "$FB_BROKEN_PLUGINS" plugins
 expect_in "$work/err" "libbroken_abi2.so: plugin ABI 2.0, this formatbench speaks 1.x"
 expect_in "$work/out" "zlib"
+# The build tree's binary finds a ready study by name in the source tree's configs/.
+(cd "$work" && expect_status 0 "$FB" plan scaling)
+expect_in "$work/out" "study scaling ($FB_SOURCE_ROOT/configs/scaling.yaml)"
+# --plugin-path and run's --set take one value per flag: the word after them stays an argument.
+expect_status 0 "$FB" describe --plugin-path "$FB_TEST_PLUGINS" misbehave
+expect_in "$work/out" "misbehave"
+expect_status 2 "$FB" run --set repeat=1 scaling --json "$work/missing/r.json"
+expect_in "$work/err" "--json: json output '$work/missing/r.json': folder '$work/missing' does not exist"
 echo "cli basics: ok"

@@ -2,11 +2,13 @@
 // format against its plugin (existence, dtypes, options) and prints the
 // expanded cases. Runs no I/O; a bad study, or an output of the study that
 // cannot be written, exits with status 2.
+#include "base/install_dirs.hpp"
 #include "cli/commands.hpp"
 #include "report/outputs.hpp"
 #include "study/checks.hpp"
 #include "study/plan.hpp"
 #include "study/reader.hpp"
+#include "study/ready_studies.hpp"
 
 #include <fmt/format.h>
 
@@ -23,7 +25,7 @@ void add_plan_command(CLI::App& app, const global_options& global, command_actio
     auto args = std::make_shared<arguments>();
 
     auto* plan = app.add_subcommand("plan", "print the cases a study expands to, without running them");
-    plan->add_option("STUDY", args->study, "study file (YAML; see docs/config.md)")->required();
+    plan->add_option("STUDY", args->study, study_argument_help())->required();
     plan->add_option("--set", args->sets,
                      "override a study key before reading (repeatable): repeat=10, datasets.0.count=1e7, "
                      "'defaults.chunk=[4096, whole]'")
@@ -31,7 +33,7 @@ void add_plan_command(CLI::App& app, const global_options& global, command_actio
         ->allow_extra_args(false);
     plan->callback([&global, &action, args] {
         action = [&global, args] {
-            study s = load_study_file(args->study, args->sets);
+            study s = load_study_file(resolve_study_argument(args->study, ready_study_dir()), args->sets);
             auto reg = load_plugins(global, s.plugin_path);
             for (const auto& note : drop_missing_optional_formats(s, *reg))
                 fmt::print(stderr, "formatbench: note: {}\n", note);

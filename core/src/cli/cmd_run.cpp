@@ -5,6 +5,7 @@
 // first case runs: the study, its plugins and options, every output path,
 // the log and what --resume holds.
 #include "base/error.hpp"
+#include "base/install_dirs.hpp"
 #include "cli/commands.hpp"
 #include "report/output_file.hpp"
 #include "report/outputs.hpp"
@@ -16,6 +17,7 @@
 #include "study/builtin.hpp"
 #include "study/checks.hpp"
 #include "study/reader.hpp"
+#include "study/ready_studies.hpp"
 
 #include <fmt/format.h>
 
@@ -59,7 +61,7 @@ prepared_run prepare(const global_options& global, const run_arguments& a, bool 
     study& s = p.s;
     s = a.study_file.empty() ? load_study_text(std::string(builtin_stream_io_study()),
                                                "<builtin:configs/stream-io.yaml>", a.sets)
-                             : load_study_file(a.study_file, a.sets);
+                             : load_study_file(resolve_study_argument(a.study_file, ready_study_dir()), a.sets);
     if (a.keep_files) set_study_setting(s, "keep_files", "true", "--keep-files");
     if (!a.directory.empty()) set_study_setting(s, "directory", a.directory, "--directory");
     global_options quiet = global;
@@ -176,10 +178,10 @@ void add_run_command(CLI::App& app, const global_options& global, command_action
     auto a = std::make_shared<run_arguments>();
     auto* run = app.add_subcommand("run", "run a study: write, read and verify every case, then report "
                                           "(without STUDY: the built-in stream-io study)");
-    run->add_option("STUDY", a->study_file, "study file (YAML); see docs/config.md")
-        ->check(CLI::ExistingFile);
+    run->add_option("STUDY", a->study_file, study_argument_help());
     run->add_option("--set", a->sets, "override a study key, e.g. --set repeat=10 --set datasets.0.count=1e7")
-        ->type_name("KEY=VALUE");
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false); // one KEY=VALUE per flag: `run --set repeat=1 scaling` keeps STUDY
     run->add_option(
            "--resume", a->resume,
            "keep the finished cases of an earlier run (its JSON Lines log or its JSON record), run the "

@@ -32,6 +32,11 @@ struct silent_exit {
 std::unique_ptr<registry> load_plugins(const global_options& global,
                                        const std::vector<std::string>& study_plugin_path = {});
 
+// --help texts that depend on the installation (help_text.cpp): the STUDY
+// argument of run and plan, and the footer of `formatbench --help`.
+std::string study_argument_help();
+std::string main_help_footer();
+
 void add_plugins_commands(CLI::App& app, const global_options& global, command_action& action);
 // `formatbench plan STUDY [--set k=v]...` (cmd_plan.cpp)
 void add_plan_command(CLI::App& app, const global_options& global, command_action& action);

@@ -21,9 +21,10 @@ int main(int argc, char** argv) {
     // signal that ends the process before the other outputs are written.
     std::signal(SIGPIPE, SIG_IGN);
     CLI::App app{"formatbench: benchmark file formats through plugins, driven by YAML studies.\n"
-                 "Exit status: 0 success, 1 a case failed or an output could not be written, 2 usage or "
-                 "configuration error, 130 interrupted (SIGINT/SIGTERM; finished results are written).",
+                 "A study writes a generated data set with each format it names, reads it back, verifies it "
+                 "bit for bit and reports time, throughput, file size and speed-up against a baseline.",
                  "formatbench"};
+    app.footer(cli::main_help_footer); // exit status, environment, installed files
     app.set_version_flag("--version", std::string("formatbench ") + FB_VERSION);
     app.require_subcommand(1);
     app.fallthrough();
@@ -33,7 +34,8 @@ int main(int argc, char** argv) {
            "--plugin-path", global.plugin_path,
            "folder to search for plugins first (repeatable); then FORMATBENCH_PLUGIN_PATH, the study's "
            "plugin_path and the folder beside the executable")
-        ->type_name("DIR");
+        ->type_name("DIR")
+        ->allow_extra_args(false); // one folder per flag: `describe --plugin-path DIR ID` keeps ID
     app.add_flag("-q,--quiet", global.quiet, "do not report plugin files that were skipped");
 
     cli::command_action action;

@@ -49,7 +49,8 @@ output_kind rendered(const char* name, const char* help) {
 const std::vector<output_kind>& output_kinds() {
     static const std::vector<output_kind> table = {
         rendered<detail::make_console_reporter>("console", "the results table, as printed by default"),
-        rendered<detail::make_json_reporter>("json", "the full JSON record (docs/results-schema.json)"),
+        rendered<detail::make_json_reporter>(
+            "json", "the full JSON record (its schema: results-schema.json in the documentation folder)"),
         rendered<detail::make_csv_reporter>("csv", "a CSV summary, one row per case"),
         rendered<detail::make_markdown_reporter>("markdown", "Markdown tables, one per data set"),
         {"jsonl", "a JSON Lines log: each case appended as it ends (resume it with --resume)", false,
