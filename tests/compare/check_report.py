@@ -90,9 +90,11 @@ def main():
     style = "".join(el.text or "" for el in root.iter(XHTML + "style"))
     check("@import" not in style and "url(" not in style, "the CSS loads something")
 
-    records = []
-    for path in a.results:
-        records.append((os.path.basename(path), json.load(open(path, encoding="utf-8"))))
+    # Records are named by file name, or by the path given and position when
+    # two share a file name (as `formatbench report` names them).
+    names = [os.path.basename(p) for p in a.results]
+    names = [f"{p} ({i + 1})" if names.count(n) > 1 else n for i, (p, n) in enumerate(zip(a.results, names))]
+    records = [(n, json.load(open(p, encoding="utf-8"))) for n, p in zip(names, a.results)]
     several = len(records) > 1
 
     def record_of(series, phase=None):
@@ -155,6 +157,8 @@ def main():
         if has_baseline and cid in charts:
             for b in (r for r in charts[cid].iter(SVG + "rect") if r.get("class") == "bar"):
                 rec, phase = record_of(b.get("data-series"))
+                if not check(rec is not None, f"{cid}: bar of unknown series {b.get('data-series')}"):
+                    continue
                 baseline = rec["study"]["baseline"]
                 bases = [c for c in rec["cases"] if c["dataset"]["name"] == d and
                          (c["format"]["label"] == baseline or c["format"]["base_label"] == baseline)]
@@ -176,6 +180,8 @@ def main():
             for p in (c for c in charts[cid].iter(SVG + "circle") if c.get("class") == "point"):
                 by_series.setdefault(p.get("data-series"), []).append(p)
                 rec, _ = record_of(p.get("data-series")) if several else (records[0][1], "")
+                if not check(rec is not None, f"{cid}: point of unknown series {p.get('data-series')}"):
+                    continue
                 x, y = float(p.get("data-x")), float(p.get("data-y"))
                 ok = False
                 for c in candidates(rec, d, p.get("data-label")):
