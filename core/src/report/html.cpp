@@ -200,7 +200,7 @@ public:
         h += fmt::format("<h1>{}</h1>\n", escape(title));
         h += fmt::format(
             "<p class=\"note\">{} record(s). Throughput is MB/s = 10<sup>6</sup> bytes of payload "
-            "(count &#215; element size) per second at the median time; error bars span the "
+            "(count &#215; element size) per second at the median time; whiskers span the "
             "throughputs of the individual repetitions (min..max). Charts with a wide range use "
             "log axes (marked on the axis).</p>\n",
             inputs_.size());
