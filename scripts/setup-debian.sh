@@ -33,6 +33,7 @@ packages=(
 )
 if $with_browser; then
   packages+=(chromium)    # tests/compare/test_render.sh renders a report headless
+  packages+=(fonts-dejavu-core)  # the face the report's charts are measured for (report/text_metrics.hpp)
 fi
 missing=()
 for p in "${packages[@]}"; do

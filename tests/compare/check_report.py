@@ -9,10 +9,19 @@ was made from. Every figure is recomputed here from the raw samples:
   - throughput bars: value = payload / 1e6 / median time, error bar = min..max
     of the per-repetition throughputs, one bar per case with samples;
   - speed-up bars (when the study has a baseline): baseline median / median;
-  - scatter points: x = payload / file bytes, y = payload / 1e6 / (write
-    median + read median), data-front = 1 exactly on the Pareto front;
-  - sweep charts exist for the parameters named with --expect-sweep, and each
-    point's y is a median time of a case of that record;
+  - scatter points (one chart per data set and record): x = payload / file
+    bytes, y = payload / 1e6 / (write median + read median), data-front = 1
+    exactly on the Pareto front of the chart; each format keeps one colour
+    and marker in every chart of its data set, and formats differ;
+  - sweep charts exist for the parameters named with --expect-sweep, split
+    into small multiples: each point is a case of its record (data set, row
+    label) with x = the case's value of the parameter and y = its median
+    time; every case of every family of cases that differ only in the
+    parameter (recomputed here) is drawn exactly once per phase, each line is
+    one such family, each chart's facet (data-facet) holds for all its
+    points, a chart has at most 8 lines, its lines differ in colour or dash,
+    and a line keeps its colour in every chart of the parameter;
+  - every colour of a series is one of Okabe and Ito's eight;
   - each standalone SVG file parses and equals the chart inlined in the page.
 
 Usage: check_report.py REPORT.html [--svg-dir DIR] [--expect-sweep P]... RESULTS.json...
@@ -27,6 +36,9 @@ import sys
 import xml.etree.ElementTree as ET
 
 SVG = "{http://www.w3.org/2000/svg}"
+# Okabe & Ito, "Color Universal Design" (2008): the colour-blind-safe palette.
+OKABE_ITO = {"#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#000000", "#F0E442"}
+MAX_LINES = 8
 XHTML = "{http://www.w3.org/1999/xhtml}"
 failures = []
 
@@ -65,6 +77,60 @@ def times(c, phase):
     return [s[phase]["wall_s"] for s in c["samples"] if s[phase]["wall_s"] is not None]
 
 
+def points_of(svg):
+    """The data points of a chart, whatever their marker shape."""
+    return [el for el in svg.iter() if el.get("class") == "point"]
+
+
+def attributes(record_index, c):
+    """What identifies a case, by the names the report's data-facet uses."""
+    a = {"record": str(record_index), "format": c["format"]["base_label"] or c["format"]["plugin"],
+         "dtype": c["dataset"]["dtype"], "count": str(c["dataset"]["count"]),
+         "data": json.dumps([c["dataset"].get(k) for k in ("distribution", "seed", "file", "file_plugin")])}
+    for k, v in c["format"]["options"].items():
+        a["option " + k] = v
+    p = c["params"]
+    a["chunk"] = str(p["chunk_bytes"])
+    a["align_offset"] = str(p.get("align_offset_bytes", 0))
+    for k in ("cache", "sync", "read", "repeat", "warmup", "min_time_s", "timeout_s"):
+        a[k] = str(p.get(k))
+    return a
+
+
+def parameter_value(c, param):
+    """The case's numeric value of a swept parameter, or None."""
+    if param == "count":
+        return float(c["dataset"]["count"])
+    if param == "chunk":
+        return float(c["params"]["chunk_bytes"]) if c["params"]["chunk_bytes"] > 0 else None
+    if param.startswith("option "):
+        try:
+            return float(c["format"]["options"][param[7:]])
+        except (KeyError, ValueError):
+            return None
+    return None
+
+
+def swept_cases(records, param):
+    """(record index, case key) of every case in a family of two or more values of `param`."""
+    families = {}
+    for i, (_, rec) in enumerate(records):
+        for c in rec["cases"]:
+            if c["status"] != "ok" or not c["samples"]:
+                continue
+            x = parameter_value(c, param)
+            if x is None:
+                continue
+            a = attributes(i, c)
+            a.pop(param, None)
+            families.setdefault(json.dumps(a, sort_keys=True), []).append((x, (i, c["key"])))
+    out = set()
+    for members in families.values():
+        if len({x for x, _ in members}) >= 2:
+            out.update(k for _, k in members)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("html")
@@ -90,9 +156,11 @@ def main():
     style = "".join(el.text or "" for el in root.iter(XHTML + "style"))
     check("@import" not in style and "url(" not in style, "the CSS loads something")
 
-    records = []
-    for path in a.results:
-        records.append((os.path.basename(path), json.load(open(path, encoding="utf-8"))))
+    # Records are named by file name, or by the path given and position when
+    # two share a file name (as `formatbench report` names them).
+    names = [os.path.basename(p) for p in a.results]
+    names = [f"{p} ({i + 1})" if names.count(n) > 1 else n for i, (p, n) in enumerate(zip(a.results, names))]
+    records = [(n, json.load(open(p, encoding="utf-8"))) for n, p in zip(names, a.results)]
     several = len(records) > 1
 
     def record_of(series, phase=None):
@@ -155,6 +223,8 @@ def main():
         if has_baseline and cid in charts:
             for b in (r for r in charts[cid].iter(SVG + "rect") if r.get("class") == "bar"):
                 rec, phase = record_of(b.get("data-series"))
+                if not check(rec is not None, f"{cid}: bar of unknown series {b.get('data-series')}"):
+                    continue
                 baseline = rec["study"]["baseline"]
                 bases = [c for c in rec["cases"] if c["dataset"]["name"] == d and
                          (c["format"]["label"] == baseline or c["format"]["base_label"] == baseline)]
@@ -170,41 +240,99 @@ def main():
         elif has_baseline:
             check(False, f"missing chart {cid}")
 
-        cid = f"pareto-{safe_id(d)}"
-        if cid in charts:
-            by_series = {}
-            for p in (c for c in charts[cid].iter(SVG + "circle") if c.get("class") == "point"):
-                by_series.setdefault(p.get("data-series"), []).append(p)
-                rec, _ = record_of(p.get("data-series")) if several else (records[0][1], "")
+        pareto = [(cid, svg) for cid, svg in charts.items()
+                  if cid.startswith("pareto-") and svg.get("data-dataset") == d]
+        format_marks = {}  # format label -> (fill, marker tag) across the charts of this data set
+        for cid, svg in pareto:
+            pts = points_of(svg)
+            colours = {}
+            for p in pts:
+                rec, fmt_label = record_of(p.get("data-series"))
+                if not check(rec is not None, f"{cid}: point of unknown series {p.get('data-series')}"):
+                    continue
+                if several:
+                    check(svg.get("data-record") == next(n for n, r in records if r is rec),
+                          f"{cid}: point of {p.get('data-series')} in the chart of record {svg.get('data-record')}")
                 x, y = float(p.get("data-x")), float(p.get("data-y"))
                 ok = False
                 for c in candidates(rec, d, p.get("data-label")):
+                    if c["format"]["label"] != fmt_label:
+                        continue
                     if c["file_bytes"] > 0 and times(c, "write") and times(c, "read"):
                         t = statistics.median(times(c, "write")) + statistics.median(times(c, "read"))
                         if close(x, c["payload_bytes"] / c["file_bytes"]) and close(y, c["payload_bytes"] / 1e6 / t):
                             ok = True
                 check(ok, f"{cid}: point {p.get('data-label')} ({x}, {y}) matches no case")
                 checked_points += 1
-            for series, pts in by_series.items():
-                xy = [(float(p.get("data-x")), float(p.get("data-y"))) for p in pts]
-                for p, (x, y) in zip(pts, xy):
-                    dominated = any(qx >= x and qy >= y and (qx > x or qy > y) for qx, qy in xy)
-                    check(p.get("data-front") == ("0" if dominated else "1"),
-                          f"{cid}: {p.get('data-label')}: data-front {p.get('data-front')}, dominated={dominated}")
+                mark = (p.get("fill"), p.tag)
+                check(p.get("fill") in OKABE_ITO, f"{cid}: {fmt_label}: colour {p.get('fill')} is not Okabe-Ito")
+                check(format_marks.setdefault(fmt_label, mark) == mark,
+                      f"{cid}: format {fmt_label} drawn as {mark}, elsewhere as {format_marks[fmt_label]}")
+                colours.setdefault(mark, set()).add(fmt_label)
+            for mark, labels in colours.items():
+                check(len(labels) == 1, f"{cid}: formats {sorted(labels)} share colour and marker {mark}")
+            xy = [(float(p.get("data-x")), float(p.get("data-y"))) for p in pts]
+            for p, (x, y) in zip(pts, xy):
+                dominated = any(qx >= x and qy >= y and (qx > x or qy > y) for qx, qy in xy)
+                check(p.get("data-front") == ("0" if dominated else "1"),
+                      f"{cid}: {p.get('data-label')}: data-front {p.get('data-front')}, dominated={dominated}")
 
     for param in a.expect_sweep:
+        expected = swept_cases(records, param)
+        check(len(expected) > 0, f"the records have no sweep of {param} (test set-up)")
         for phase in ("write", "read"):
-            cid = f"sweep-{safe_id(param)}-{phase}"
-            if not check(cid in charts, f"missing sweep chart {cid} (have {sorted(charts)})"):
+            mine = [(cid, svg) for cid, svg in charts.items()
+                    if svg.get("data-parameter") == param and svg.get("data-phase") == phase]
+            if not check(mine, f"missing sweep charts of {param}, {phase} (have {sorted(charts)})"):
                 continue
-            pts = [c for c in charts[cid].iter(SVG + "circle") if c.get("class") == "point"]
-            check(len(pts) >= 2, f"{cid}: fewer than 2 points")
-            all_medians = [statistics.median(times(c, phase)) for _, rec in records for c in rec["cases"]
-                           if times(c, phase)]
-            for p in pts:
-                y = float(p.get("data-y"))
-                check(any(close(y, m) for m in all_medians), f"{cid}: point y={y} is no case's median {phase} time")
-                checked_sweeps += 1
+            drawn = []
+            line_colour = {}  # line -> (stroke, dash) across the charts of the parameter
+            for cid, svg in mine:
+                facet = json.loads(svg.get("data-facet"))
+                pts = points_of(svg)
+                series = {p.get("data-series") for p in pts}
+                check(2 <= len(pts), f"{cid}: fewer than 2 points")
+                check(len(series) <= MAX_LINES, f"{cid}: {len(series)} lines, more than {MAX_LINES}")
+                styles = {}
+                for pl in (el for el in svg.iter(SVG + "polyline") if el.get("class") == "line"):
+                    st = (pl.get("stroke"), pl.get("stroke-dasharray", ""))
+                    check(pl.get("stroke") in OKABE_ITO, f"{cid}: line colour {pl.get('stroke')} is not Okabe-Ito")
+                    check(st not in styles.values(), f"{cid}: lines {pl.get('data-series')!r} and "
+                          f"{[k for k, v in styles.items() if v == st]} share colour and dash {st}")
+                    styles[pl.get("data-series")] = st
+                    check(line_colour.setdefault(pl.get("data-series"), st) == st,
+                          f"{cid}: line {pl.get('data-series')!r} drawn as {st}, elsewhere as "
+                          f"{line_colour[pl.get('data-series')]}")
+                families = {}
+                for p in pts:
+                    rec, _ = record_of(p.get("data-series"))
+                    if not check(rec is not None, f"{cid}: point of unknown series {p.get('data-series')}"):
+                        continue
+                    index = next(i for i, (_, r) in enumerate(records) if r is rec)
+                    x, y = float(p.get("data-x")), float(p.get("data-y"))
+                    match = None
+                    for c in candidates(rec, p.get("data-dataset"), p.get("data-label")):
+                        v = parameter_value(c, param)
+                        if v is not None and close(x, v) and times(c, phase) and close(
+                                y, statistics.median(times(c, phase))):
+                            match = c
+                    if not check(match is not None, f"{cid}: point {p.get('data-series')}/{p.get('data-label')} "
+                                                    f"({x}, {y}) matches no case's {param} and median {phase} time"):
+                        continue
+                    drawn.append((index, match["key"]))
+                    attrs = attributes(index, match)
+                    for k, v in facet.items():
+                        check(k not in attrs or attrs[k] == v,
+                              f"{cid}: case {match['key']} has {k}={attrs.get(k)}, the chart's facet says {v}")
+                    attrs.pop(param, None)
+                    families.setdefault(p.get("data-series"), set()).add(json.dumps(attrs, sort_keys=True))
+                    checked_sweeps += 1
+                for line, ids in families.items():
+                    check(len(ids) == 1, f"{cid}: line {line!r} joins cases that differ in more than {param}")
+            check(sorted(drawn) == sorted(expected),
+                  f"sweep of {param}, {phase}: {len(drawn)} points drawn for {len(expected)} swept cases; "
+                  f"missing {sorted(expected - set(drawn))[:5]}, extra or repeated "
+                  f"{[k for k in drawn if drawn.count(k) > 1 or k not in expected][:5]}")
 
     if a.svg_dir:
         files = sorted(f for f in os.listdir(a.svg_dir) if f.endswith(".svg"))

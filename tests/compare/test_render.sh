@@ -1,36 +1,64 @@
 #!/usr/bin/env bash
-# Renders a report in headless Chromium (Debian's /usr/bin/chromium) to a PNG
-# and checks the picture is not trivial (size, dimensions, many colours).
+# The report of a 60-case sweep study (2 dtypes x 3 counts = 6 data sets,
+# 5 formats, 2 chunk sizes), alone and as five records compared, checked
+# twice:
+#  - check_report.py (python3's XML parser): every bar, point and sweep line
+#    against the figures recomputed from the JSON record, the facets of the
+#    small multiples, the standalone SVG files;
+#  - check_layout.py in headless Chromium (Debian's /usr/bin/chromium over
+#    --remote-debugging-pipe): no chart wider than the page on a wide screen,
+#    a narrow one and in print, no text cut by its chart or overlapping
+#    another, charts independent of the page's CSS, each SVG file alone laid
+#    out like the chart in the page; then a full-page screenshot, checked to
+#    be a real picture (size, dimensions, many colours).
 # `scripts/setup-debian.sh --tests` (the README's test command and CI)
-# installs it; where it is absent this test exits 77, which meson reports as
-# SKIP (never as a pass). The XML-parser checks of the report
-# (check_report.py) run everywhere.
+# installs Chromium; where it is absent the XML checks still run and the
+# test then exits 77, which meson reports as SKIP (never as a pass).
 # Set FB_RENDER_PNG to keep the screenshot at that path.
 set -euo pipefail
 : "${FB:?}"
+here=$(cd "$(dirname "$0")" && pwd)
+python=/usr/bin/python3
 chromium=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$chromium" ]; then
-  echo "SKIP: $chromium not installed (apt-get install chromium to run this test)"
-  exit 77
-fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/fb-render.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cat >"$work/study.yaml" <<YAML
-name: render
-defaults: {repeat: 3, warmup: 0}
-datasets: [{count: [1e4, 1e5]}]
-formats: [raw, memory, {plugin: zlib, options: {level: [1, 6]}}]
+name: sweep60
+description: 2 dtypes x 3 counts x 5 formats x 2 chunk sizes = 60 cases
+datasets: [{dtype: [f64, f32], count: [1e3, 1e4, 1e5]}]
+formats: [raw, mmap, memory, {plugin: zlib, options: {level: [1, 6]}}]
+defaults: {chunk: [whole, 64KiB], repeat: 2, warmup: 0}
 baseline: raw
 YAML
+cases=$("$FB" plan "$work/study.yaml" | sed -n 's/.*: \([0-9]*\) cases from.*/\1/p')
+[ "$cases" = 60 ] || { echo "FAIL: the study plans '$cases' cases, not 60"; exit 1; }
 "$FB" run "$work/study.yaml" --no-console --json "$work/r.json" --directory "$work"
-"$FB" report "$work/r.json" -o "$work/report.html"
+"$FB" report "$work/r.json" -o "$work/report.html" --svg-dir "$work/svg"
+"$python" "$here/check_report.py" "$work/report.html" --svg-dir "$work/svg" \
+  --expect-sweep count --expect-sweep 'option level' "$work/r.json"
+# The record five times, as five runs compared: ten series of speed-up bars
+# (hatched after the eighth), one scatter per record, lines named by long
+# paths, sweeps split into parts of at most eight lines.
+runs=()
+for i in 1 2 3 4 5; do
+  mkdir "$work/run$i"
+  cp "$work/r.json" "$work/run$i/r.json"
+  runs+=("$work/run$i/r.json")
+done
+"$FB" report "${runs[@]}" -o "$work/runs.html"
+"$python" "$here/check_report.py" "$work/runs.html" --expect-sweep count --expect-sweep 'option level' "${runs[@]}"
+
+if [ ! -x "$chromium" ]; then
+  echo "SKIP: $chromium not installed (apt-get install chromium to run the layout checks)"
+  exit 77
+fi
 png=${FB_RENDER_PNG:-$work/report.png}
-timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-  --disable-background-networking --disable-component-update --disable-sync \
-  --user-data-dir="$work/profile" --hide-scrollbars --window-size=1280,2400 \
-  --screenshot="$png" "file://$work/report.html" >"$work/chromium.log" 2>&1 \
-  || { cat "$work/chromium.log"; echo "FAIL: chromium failed"; exit 1; }
-python3 - "$png" <<'PY'
+# 6 data sets x 4 charts (write, read, speed-up, size vs speed) + 2 parameters x 4 facets x 2 phases
+"$python" "$here/check_layout.py" "$work/report.html" --svg-dir "$work/svg" --png "$png" --min-charts 40 \
+  --chromium "$chromium"
+# 6 data sets x (3 + 5 scatters) + count: 4 facets x 4 parts x 2 + level: 12 facets x 2
+"$python" "$here/check_layout.py" "$work/runs.html" --min-charts 104 --chromium "$chromium"
+"$python" - "$png" <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
@@ -46,8 +74,8 @@ while pos < len(data):
 raw = zlib.decompress(idat)
 distinct = len(set(raw[i:i + 3] for i in range(0, len(raw), 97)))
 print(f"render: {w}x{h} PNG, {len(data)} bytes, ~{distinct} distinct sampled colours")
-assert w >= 1000 and h >= 1000, "PNG too small"
-assert len(data) > 20000, "PNG suspiciously small: blank page?"
+assert w >= 1000 and h >= 5000, "PNG too small for 40 charts"
+assert len(data) > 100000, "PNG suspiciously small: blank page?"
 assert distinct > 50, "too few colours: blank or unstyled page?"
 PY
 echo "render: ok"

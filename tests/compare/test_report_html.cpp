@@ -74,7 +74,7 @@ TEST(Svg, BarChartCarriesItsData) {
     c.id = "t";
     c.title = "T";
     c.categories = {"a", "b"};
-    c.y = {"throughput", "MB/s", false};
+    c.value = {"throughput", "MB/s", svg::scale_kind::linear, svg::quantity::mb_s};
     c.series = {{"write", {10, 20}, {9, 18}, {11, 25}}};
     const std::string s = svg::render(c);
     EXPECT_NE(s.find("data-label=\"b\" data-value=\"20\" data-lo=\"18\" data-hi=\"25\""), std::string::npos)
@@ -125,6 +125,34 @@ TEST(HtmlReport, SingleRecordWithAFailedCase) {
     const std::string cmd = std::string(FB_PYTHON) + " " + FB_CHECK_REPORT + " " +
                             (dir / "report.html").string() + " --expect-sweep count " +
                             (dir / "one.json").string();
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    fs::remove_all(dir);
+}
+
+TEST(HtmlReport, ChunkSweepOnAPowerOfTwoAxis) {
+    // raw and zlib at chunk sizes 4 KiB, 64 KiB and 1 MiB: one chart per
+    // phase (nothing else varies), ticks at powers of two written in KiB/MiB.
+    std::vector<case_result> cases;
+    for (std::uint64_t chunk : {4096u, 65536u, 1048576u}) {
+        const double f = static_cast<double>(chunk) / 4096;
+        cases.push_back(make_case("d", "raw", 1e-3 / f, 5e-4 / f, 5, {}, chunk));
+        cases.push_back(make_case("d", "zlib", 4e-3 / f, 2e-3 / f, 5, {}, chunk));
+    }
+    const study_result a = make_result(cases);
+    const html_report r = render_html_report({{"chunks.json", a}}, "");
+    std::vector<std::string> sweeps;
+    for (const auto& [stem, text] : r.charts)
+        if (stem.starts_with("sweep-")) sweeps.push_back(stem);
+    EXPECT_EQ(sweeps, (std::vector<std::string>{"sweep-chunk-write", "sweep-chunk-read"}));
+    for (const char* label : {">4 KiB<", ">64 KiB<", ">1 MiB<", "chunk size, log scale"})
+        EXPECT_NE(r.html.find(label), std::string::npos) << label;
+    const fs::path dir = fs::temp_directory_path() / ("fb-html-test2-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    write_text(dir / "chunks.json", to_json(a).dump());
+    write_text(dir / "report.html", r.html);
+    const std::string cmd = std::string(FB_PYTHON) + " " + FB_CHECK_REPORT + " " +
+                            (dir / "report.html").string() + " --expect-sweep chunk " +
+                            (dir / "chunks.json").string();
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
     fs::remove_all(dir);
 }

@@ -11,20 +11,23 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
 namespace formatbench::cli {
 namespace {
 
-// The file name, or more of the path when two records share a name.
+// The file name, or the path and position for every record whose file
+// name another record shares.
 std::vector<std::string> record_names(const std::vector<std::string>& paths) {
-    std::vector<std::string> names;
+    std::vector<std::string> files;
     for (const auto& p : paths)
-        names.push_back(std::filesystem::path(p).filename().string());
-    for (std::size_t i = 0; i < names.size(); ++i)
-        for (std::size_t j = 0; j < names.size(); ++j)
-            if (i != j && names[i] == names[j]) names[i] = fmt::format("{} ({})", paths[i], i + 1);
+        files.push_back(std::filesystem::path(p).filename().string());
+    std::vector<std::string> names = files;
+    for (std::size_t i = 0; i < files.size(); ++i)
+        if (std::count(files.begin(), files.end(), files[i]) > 1)
+            names[i] = fmt::format("{} ({})", paths[i], i + 1);
     return names;
 }
 

@@ -8,14 +8,19 @@
 //    median); a point is on the Pareto front when no other case of the same
 //    data set and record has both a higher-or-equal size ratio and a
 //    higher-or-equal round-trip throughput (one of them strictly);
-//  - sweeps: a numeric parameter (count, chunk size, a numeric plugin option)
-//    is a sweep where cases that agree on everything else take two or more
-//    values of it; each such family is one line of time vs parameter.
+//  - sweeps (sweeps.hpp): one line of median time against a numeric
+//    parameter per family of cases that differ only in it, drawn as small
+//    multiples: one chart per facet and phase, the facets of a parameter
+//    on shared axes.
+// Charts are laid out side by side in rows (two on a 1200 px page) and
+// scale down to narrower pages; the print style sheet keeps each chart on
+// one page and the text black on white.
 // Output is XHTML-compatible (every element closed, text escaped), so an XML
 // parser reads it; the tests do exactly that.
 #include "report/html.hpp"
 
 #include "report/svg.hpp"
+#include "report/sweeps.hpp"
 #include "report/table.hpp"
 #include "report/units.hpp"
 #include "results/stats.hpp"
@@ -36,14 +41,29 @@ constexpr const char* style = R"css(
 body { font-family: sans-serif; margin: 1.5em auto; max-width: 1200px; color: #222; line-height: 1.4; padding: 0 1em; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.3em; border-bottom: 1px solid #ccc; margin-top: 2em; }
 h3 { font-size: 1.1em; margin-top: 1.5em; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.85em; }
+.table-box { max-width: 100%; overflow-x: auto; margin: 0.5em 0 1em; }
+table { border-collapse: collapse; font-size: 0.85em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; }
 th { background: #f2f2f2; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 dl.context { display: grid; grid-template-columns: max-content auto; gap: 0.1em 1em; font-size: 0.9em; }
 dl.context dt { font-weight: bold; } dl.context dd { margin: 0; }
-figure { margin: 1em 0; overflow-x: auto; } figcaption { font-size: 0.85em; color: #555; }
+.charts { display: flex; flex-wrap: wrap; gap: 1.2em 24px; align-items: flex-start; margin: 1em 0; }
+figure { margin: 0; max-width: 100%; } figcaption { font-size: 0.85em; color: #555; max-width: 560px; }
+svg.chart { display: block; max-width: 100%; height: auto; }
 .note { font-size: 0.85em; color: #555; } .bad { color: #a00; }
 ul.legend-text { font-size: 0.85em; color: #444; }
+@media print {
+  @page { margin: 15mm; }
+  body { max-width: none; margin: 0; padding: 0; color: #000; background: #fff; }
+  h2, h3 { break-after: avoid; page-break-after: avoid; }
+  figure, tr, dl.context { break-inside: avoid; page-break-inside: avoid; }
+  .charts { gap: 0.8em 16px; }
+  .note, figcaption, ul.legend-text { color: #000; }
+  th { background: #fff; }
+  .table-box { overflow: visible; }
+  table { font-size: 7pt; } th, td { padding: 0.1em 0.3em; }
+  * { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+}
 )css";
 
 struct entry {
@@ -101,85 +121,16 @@ bool all_positive(const std::vector<double>& values) {
     return std::all_of(values.begin(), values.end(), [](double v) { return !std::isfinite(v) || v > 0; });
 }
 
-// --- sweeps ------------------------------------------------------------------
-
-struct sweep_case {
-    const entry* e;
-    std::map<std::string, double> numeric;    // parameter -> value
-    std::map<std::string, std::string> ident; // every other attribute (and the numeric ones, as text)
-};
-
-bool parse_number(const std::string& text, double& out) {
-    if (text.empty()) return false;
-    std::size_t used = 0;
-    try {
-        out = std::stod(text, &used);
-    } catch (const std::exception&) {
-        return false;
-    }
-    return used == text.size() && std::isfinite(out);
-}
-
-sweep_case describe_for_sweeps(const entry& e) {
-    sweep_case s;
-    s.e = &e;
-    const case_spec& spec = e.c->spec;
-    const dataset_spec& d = spec.dataset;
-    s.ident["record"] = std::to_string(e.file_index);
-    s.ident["dtype"] = dtype_name(d.type);
-    s.ident["data"] = d.file.empty() ? fmt::format("{} seed={}", to_string(d.dist), d.seed)
-                                     : fmt::format("{} via {}", d.file, d.file_plugin);
-    s.ident["format"] = !spec.format.base_label.empty() ? spec.format.base_label : spec.format.plugin;
-    s.ident["plugin"] = spec.format.plugin;
-    s.ident["cache"] = to_string(spec.params.cache);
-    s.ident["sync"] = to_string(spec.params.sync);
-    s.ident["read"] = to_string(spec.params.read);
-    s.ident["align"] = std::to_string(spec.params.align_offset);
-    s.numeric["count"] = static_cast<double>(d.count);
-    if (spec.params.chunk_bytes > 0)
-        s.numeric["chunk"] = static_cast<double>(spec.params.chunk_bytes);
-    else
-        s.ident["chunk"] = "whole";
-    for (const auto& [k, v] : spec.format.options) {
-        double x = 0;
-        if (parse_number(v, x))
-            s.numeric["option " + k] = x;
-        else
-            s.ident["option " + k] = v;
-    }
-    return s;
-}
-
-// The identity of a case with parameter p left out.
-std::string identity_without(const sweep_case& s, const std::string& p) {
-    std::string out;
-    for (const auto& [k, v] : s.ident)
-        out += k + "=" + v + ";";
-    for (const auto& [k, v] : s.numeric)
-        if (k != p) out += fmt::format("{}={:.17g};", k, v);
-    return out;
-}
-
-struct sweep_line {
-    std::vector<const sweep_case*> cases;
-};
-
-std::string parameter_title(const std::string& p) {
-    if (p == "count") return "count";
-    if (p == "chunk") return "chunk size";
-    return p; // "option level"
-}
-
-std::string parameter_unit(const std::string& p) {
-    if (p == "count") return "elements";
-    if (p == "chunk") return "bytes";
-    return "";
+svg::scale_kind log_if(bool log) {
+    return log ? svg::scale_kind::log10 : svg::scale_kind::linear;
 }
 
 // --- HTML pieces ----------------------------------------------------------------
 
+// A table in a box that scrolls sideways on a narrow screen (the page never
+// does); on paper the table shrinks instead (print style sheet).
 std::string html_table(const detail::results_table& t) {
-    std::string out = "<table class=\"summary\">\n<thead><tr>";
+    std::string out = "<div class=\"table-box\"><table class=\"summary\">\n<thead><tr>";
     for (const auto& h : t.header)
         out += "<th>" + escape(h) + "</th>";
     out += "</tr></thead>\n<tbody>\n";
@@ -189,7 +140,7 @@ std::string html_table(const detail::results_table& t) {
             out += fmt::format("<td{}>{}</td>", t.numeric[i] ? " class=\"num\"" : "", escape(row[i]));
         out += "</tr>\n";
     }
-    return out + "</tbody>\n</table>\n";
+    return out + "</tbody>\n</table></div>\n";
 }
 
 std::string context_block(const report_input& in) {
@@ -249,7 +200,7 @@ public:
         h += fmt::format("<h1>{}</h1>\n", escape(title));
         h += fmt::format(
             "<p class=\"note\">{} record(s). Throughput is MB/s = 10<sup>6</sup> bytes of payload "
-            "(count &#215; element size) per second at the median time; error bars span the "
+            "(count &#215; element size) per second at the median time; whiskers span the "
             "throughputs of the individual repetitions (min..max). Charts with a wide range use "
             "log axes (marked on the axis).</p>\n",
             inputs_.size());
@@ -275,13 +226,15 @@ private:
 
     bool several() const { return inputs_.size() > 1; }
 
+    // A chart in the current row of charts (open_charts .. close_charts).
     void figure(const std::string& svg_text, const std::string& id, const std::string& caption) {
         out_.html += "<figure>\n" + svg_text;
         if (!caption.empty()) out_.html += "<figcaption>" + escape(caption) + "</figcaption>\n";
         out_.html += "</figure>\n";
         out_.charts.emplace_back(id, std::string(svg::standalone_header) + svg_text);
     }
-
+    void open_charts() { out_.html += "<div class=\"charts\">\n"; }
+    void close_charts() { out_.html += "</div>\n"; }
     void summary(const report_input& in) {
         std::string& h = out_.html;
         if (several()) h += fmt::format("<h3>{}</h3>\n", escape(in.name));
@@ -332,12 +285,15 @@ private:
         out_.html += fmt::format(
             "<p>{}</p>\n",
             escape(detail::describe_dataset(es.front()->c->spec.dataset, es.front()->c->payload_bytes)));
+        open_charts();
+        auto row_of = [&](const entry* e) {
+            return static_cast<std::size_t>(std::find(rows.begin(), rows.end(), e->row) - rows.begin());
+        };
 
         for (const char* phase : {"write", "read"}) {
             const bool is_write = phase[0] == 'w';
             svg::bar_chart chart;
             chart.categories = rows;
-            chart.y = {fmt::format("{} throughput", phase), "MB/s", false};
             std::vector<double> all;
             for (std::size_t f = 0; f < inputs_.size(); ++f) {
                 svg::bar_series s;
@@ -348,8 +304,7 @@ private:
                 bool any = false;
                 for (const entry* e : es) {
                     if (e->file_index != f) continue;
-                    const std::size_t k =
-                        static_cast<std::size_t>(std::find(rows.begin(), rows.end(), e->row) - rows.begin());
+                    const std::size_t k = row_of(e);
                     const std::vector<double> t = is_write ? write_times(*e->c) : read_times(*e->c);
                     s.values[k] = throughput_mb_s(e->c->payload_bytes, median_of(t));
                     std::tie(s.lo[k], s.hi[k]) = throughput_range(t, e->c->payload_bytes);
@@ -359,17 +314,18 @@ private:
                 }
                 if (any) chart.series.push_back(std::move(s));
             }
-            chart.y.log = wide_range(all, 50);
+            chart.value = {fmt::format("{} throughput", phase), "MB/s", log_if(wide_range(all, 50)),
+                           svg::quantity::mb_s};
             chart.id = ids_.make(fmt::format("throughput-{}-{}", phase, d));
             chart.title = fmt::format("{} throughput, data set {}", is_write ? "Write" : "Read", d);
-            chart.subtitle = "bar: median; error bar: min..max over repetitions; higher is better";
+            chart.subtitle = "bar: median; whisker: min..max over repetitions; longer is better";
+            chart.data = {{"dataset", d}, {"phase", phase}};
             figure(svg::render(chart), chart.id, "");
         }
 
         // Speed-up against each record's baseline.
         svg::bar_chart sp;
         sp.categories = rows;
-        sp.y = {"speed-up vs baseline", "x", false};
         sp.reference = 1;
         std::vector<double> all;
         std::string baselines;
@@ -388,8 +344,7 @@ private:
                     if (e->file_index != f) continue;
                     const case_result* base = find_baseline(r.cases, *e->c, r.spec.baseline);
                     if (!base) continue;
-                    const std::size_t k =
-                        static_cast<std::size_t>(std::find(rows.begin(), rows.end(), e->row) - rows.begin());
+                    const std::size_t k = row_of(e);
                     s.values[k] = is_write ? speedup(write_times(*base), write_times(*e->c))
                                            : speedup(read_times(*base), read_times(*e->c));
                     all.push_back(s.values[k]);
@@ -399,50 +354,78 @@ private:
             }
         }
         if (!sp.series.empty()) {
-            sp.y.log = wide_range(all, 20);
+            sp.value = {"speed-up vs baseline", "", log_if(wide_range(all, 20)), svg::quantity::factor};
             sp.id = ids_.make("speedup-" + d);
             sp.title = fmt::format("Speed-up against baseline {}, data set {}", baselines, d);
-            sp.subtitle =
-                "baseline median time / case median time; dashed line: 1 (the baseline); above is faster";
+            sp.subtitle = "baseline median time / case median time; dashed line: 1 (the baseline); "
+                          "right of it is faster";
+            sp.data = {{"dataset", d}};
             figure(svg::render(sp), sp.id, "");
         }
+        scatter(d, es);
+        close_charts();
+    }
 
-        // Size ratio vs round-trip throughput with the Pareto front.
-        svg::xy_chart sc;
-        sc.x = {"size ratio payload / file", "", false};
-        sc.y = {"round-trip throughput", "MB/s", false};
-        sc.front_name = "Pareto front";
-        std::vector<double> ys, xs;
-        for (std::size_t f = 0; f < inputs_.size(); ++f) {
-            svg::xy_series s;
-            s.name = series_name(f, "");
-            if (s.name.empty()) s.name = "cases";
-            s.lines = false;
-            for (const entry* e : es) {
-                if (e->file_index != f || e->c->status != case_status::ok) continue;
-                const double ratio = size_ratio(*e->c);
-                const double total = median_of(write_times(*e->c)) + median_of(read_times(*e->c));
-                const double mb_s = throughput_mb_s(e->c->payload_bytes, total);
-                if (!std::isfinite(ratio) || !std::isfinite(mb_s)) continue;
-                s.points.push_back({ratio, mb_s, e->row, false});
-                xs.push_back(ratio);
-                ys.push_back(mb_s);
-            }
-            for (auto& p : s.points) {
-                p.on_front = std::none_of(s.points.begin(), s.points.end(), [&](const svg::xy_point& q) {
-                    return q.x >= p.x && q.y >= p.y && (q.x > p.x || q.y > p.y);
-                });
-            }
-            if (!s.points.empty()) sc.series.push_back(std::move(s));
+    // Size ratio vs round-trip throughput with the Pareto front: one chart
+    // per record on shared axes, a colour per format (the same in each).
+    void scatter(const std::string& d, const std::vector<const entry*>& es) {
+        struct point {
+            const entry* e;
+            double ratio, mb_s;
+        };
+        std::vector<std::vector<point>> per_record(inputs_.size());
+        std::vector<std::string> formats; // style index = position
+        std::vector<double> xs, ys;
+        for (const entry* e : es) {
+            if (e->c->status != case_status::ok) continue;
+            const double ratio = size_ratio(*e->c);
+            const double total = median_of(write_times(*e->c)) + median_of(read_times(*e->c));
+            const double mb_s = throughput_mb_s(e->c->payload_bytes, total);
+            if (!std::isfinite(ratio) || !std::isfinite(mb_s)) continue;
+            per_record[e->file_index].push_back({e, ratio, mb_s});
+            if (std::find(formats.begin(), formats.end(), e->c->spec.format.label) == formats.end())
+                formats.push_back(e->c->spec.format.label);
+            xs.push_back(ratio);
+            ys.push_back(mb_s);
         }
-        if (!sc.series.empty()) {
-            sc.y.log = wide_range(ys, 20);
-            sc.x.log = wide_range(xs, 20) && all_positive(xs);
-            sc.id = ids_.make("pareto-" + d);
-            sc.title = fmt::format("File size vs speed, data set {}", d);
+        const svg::axis x = {"size ratio payload / file", "", log_if(wide_range(xs, 20) && all_positive(xs)),
+                             svg::quantity::ratio};
+        const svg::axis y = {"round-trip throughput", "MB/s", log_if(wide_range(ys, 20)),
+                             svg::quantity::mb_s};
+        for (std::size_t f = 0; f < inputs_.size(); ++f) {
+            const std::vector<point>& pts = per_record[f];
+            if (pts.empty()) continue;
+            svg::xy_chart sc;
+            sc.x = x;
+            sc.y = y;
+            sc.x_cover = xs;
+            sc.y_cover = ys;
+            sc.front_name = "Pareto front";
+            sc.plot_height = 250; // room for the y-axis title on one line
+            for (std::size_t k = 0; k < formats.size(); ++k) {
+                svg::xy_series s;
+                s.name = series_name(f, formats[k]);
+                s.legend = formats[k];
+                s.style = k;
+                s.lines = false;
+                for (const point& p : pts) {
+                    if (p.e->c->spec.format.label != formats[k]) continue;
+                    const bool dominated = std::any_of(pts.begin(), pts.end(), [&](const point& q) {
+                        return q.ratio >= p.ratio && q.mb_s >= p.mb_s &&
+                               (q.ratio > p.ratio || q.mb_s > p.mb_s);
+                    });
+                    s.points.push_back({p.ratio, p.mb_s, p.e->row, !dominated, {}});
+                }
+                if (!s.points.empty()) sc.series.push_back(std::move(s));
+            }
+            sc.id = ids_.make("pareto-" + d + (several() ? "-" + inputs_[f].name : ""));
+            sc.title =
+                fmt::format("File size vs speed, data set {}{}", d, several() ? ", " + inputs_[f].name : "");
             sc.subtitle =
                 "x: payload / file bytes (right = smaller file); y: payload / (write + read median); "
                 "up and right is better";
+            sc.data = {{"dataset", d}};
+            if (several()) sc.data.emplace_back("record", inputs_[f].name);
             figure(svg::render(sc), sc.id,
                    "Cases that leave no file (e.g. memory) have no size ratio and are not shown.");
         }
@@ -452,83 +435,70 @@ private:
         std::vector<sweep_case> cases;
         for (const entry& e : entries_)
             if (e.c->status == case_status::ok && !e.c->samples.empty())
-                cases.push_back(describe_for_sweeps(e));
-        std::set<std::string> params;
-        for (const auto& s : cases)
-            for (const auto& [k, v] : s.numeric)
-                params.insert(k);
-        bool heading = false;
-        for (const std::string& p : params) {
-            std::map<std::string, sweep_line> lines;
-            std::vector<std::string> order;
-            for (const auto& s : cases) {
-                if (!s.numeric.count(p)) continue;
-                const std::string id = identity_without(s, p);
-                if (!lines.count(id)) order.push_back(id);
-                lines[id].cases.push_back(&s);
-            }
-            std::vector<const sweep_line*> swept;
-            for (const std::string& id : order) {
-                std::set<double> values;
-                for (const sweep_case* s : lines[id].cases)
-                    values.insert(s->numeric.at(p));
-                if (values.size() >= 2) swept.push_back(&lines[id]);
-            }
-            if (swept.empty()) continue;
-            if (!heading) {
-                out_.html +=
-                    "<h2 id=\"sweeps\">Sweeps</h2>\n<p class=\"note\">One chart per swept parameter and "
-                    "phase: the median time (cost) against the parameter (work), one line per family of "
-                    "cases that differ only in that parameter.</p>\n";
-                heading = true;
-            }
-            // Name each line by what tells it apart from the other lines.
-            std::set<std::string> varying;
-            for (const sweep_line* l : swept)
-                for (const sweep_line* m : swept)
-                    for (const auto& [k, v] : l->cases.front()->ident)
-                        if (!m->cases.front()->ident.count(k) || m->cases.front()->ident.at(k) != v)
-                            varying.insert(k);
-            for (const sweep_line* l : swept)
-                for (const sweep_line* m : swept)
-                    for (const auto& [k, v] : l->cases.front()->numeric)
-                        if (k != p &&
-                            (!m->cases.front()->numeric.count(k) || m->cases.front()->numeric.at(k) != v))
-                            varying.insert(k);
-            varying.erase("record");
-            for (const char* phase : {"write", "read"}) {
-                const bool is_write = phase[0] == 'w';
-                svg::xy_chart ch;
-                ch.x = {parameter_title(p), parameter_unit(p), false};
-                ch.y = {fmt::format("{} time (median)", phase), "s", false};
-                std::vector<double> xs, ys;
-                for (const sweep_line* l : swept) {
-                    const sweep_case& first = *l->cases.front();
-                    std::string name = first.ident.at("format");
-                    for (const std::string& k : varying) {
-                        if (k == "format") continue;
-                        if (first.ident.count(k))
-                            name += " " + k + "=" + first.ident.at(k);
-                        else if (first.numeric.count(k))
-                            name += fmt::format(" {}={:g}", k, first.numeric.at(k));
+                cases.push_back({e.file_index, e.c, e.row});
+        std::vector<std::string> names;
+        for (const auto& in : inputs_)
+            names.push_back(in.name);
+        const std::vector<sweep> found = find_sweeps(cases, names);
+        if (found.empty()) return;
+        out_.html += fmt::format(
+            "<h2 id=\"sweeps\">Sweeps</h2>\n<p class=\"note\">For each swept parameter, the median time "
+            "(cost) against the parameter (work): one line per family of cases that differ only in that "
+            "parameter, one small chart per combination of the other attributes that vary (write and read "
+            "side by side), at most {} lines per chart. The charts of a parameter share their axes and "
+            "give each line the same colour and marker.</p>\n",
+            max_lines_per_chart);
+        for (const sweep& sw : found) {
+            out_.html += fmt::format("<h3>Sweep of {}{}</h3>\n",
+                                     sw.parameter.starts_with("option ") ? "option " : "", escape(sw.title));
+            open_charts();
+            std::vector<double> xs, write_ys, read_ys;
+            for (const sweep_chart& ch : sw.charts)
+                for (const sweep_line& l : ch.lines)
+                    for (const sweep_point& p : l.points) {
+                        xs.push_back(p.x);
+                        write_ys.push_back(median_of(write_times(*p.source->c)));
+                        read_ys.push_back(median_of(read_times(*p.source->c)));
                     }
-                    svg::xy_series s;
-                    s.name = several() ? inputs_[first.e->file_index].name + ": " + name : name;
-                    for (const sweep_case* c : l->cases) {
-                        const double t = median_of(is_write ? write_times(*c->e->c) : read_times(*c->e->c));
-                        s.points.push_back({c->numeric.at(p), t, c->e->row, false});
-                        xs.push_back(c->numeric.at(p));
-                        ys.push_back(t);
+            for (const sweep_chart& ch : sw.charts)
+                for (const char* phase : {"write", "read"}) {
+                    const bool is_write = phase[0] == 'w';
+                    svg::xy_chart c;
+                    c.x = {sw.title, "", sw.scale, sw.quantity};
+                    c.y = {fmt::format("{} time", phase), "",
+                           all_positive(is_write ? write_ys : read_ys) ? svg::scale_kind::log10
+                                                                       : svg::scale_kind::linear,
+                           svg::quantity::seconds};
+                    c.x_cover = xs;
+                    c.y_cover = is_write ? write_ys : read_ys;
+                    for (const sweep_line& l : ch.lines) {
+                        svg::xy_series s;
+                        s.name = l.key;
+                        s.legend = l.name;
+                        s.style = l.style;
+                        for (const sweep_point& p : l.points) {
+                            const double t =
+                                median_of(is_write ? write_times(*p.source->c) : read_times(*p.source->c));
+                            s.points.push_back({p.x,
+                                                t,
+                                                p.source->row,
+                                                false,
+                                                {{"dataset", p.source->c->spec.dataset.name}}});
+                        }
+                        c.series.push_back(std::move(s));
                     }
-                    ch.series.push_back(std::move(s));
+                    c.title =
+                        svg::rich_text(fmt::format("{} time vs {}", is_write ? "Write" : "Read", sw.title));
+                    if (!ch.facet.empty()) c.title += ": " + ch.facet;
+                    if (ch.parts > 1) c.title += fmt::format(" ({} of {})", ch.part, ch.parts);
+                    c.subtitle = "median wall time per case; lower is better";
+                    c.id = ids_.make(
+                        fmt::format("sweep-{}-{}{}{}", sw.parameter, phase, ch.id.empty() ? "" : "-", ch.id) +
+                        (ch.parts > 1 ? fmt::format("-{}", ch.part) : ""));
+                    c.data = {{"parameter", sw.parameter}, {"phase", phase}, {"facet", ch.facet_json}};
+                    figure(svg::render(c), c.id, "");
                 }
-                ch.x.log = all_positive(xs) && wide_range(xs, 10);
-                ch.y.log = all_positive(ys);
-                ch.id = ids_.make(fmt::format("sweep-{}-{}", p, phase));
-                ch.title = fmt::format("{} time vs {}", is_write ? "Write" : "Read", parameter_title(p));
-                ch.subtitle = "median wall time per case; lower is better";
-                figure(svg::render(ch), ch.id, "");
-            }
+            close_charts();
         }
     }
 };

@@ -1,10 +1,11 @@
 // The self-contained HTML report (`formatbench report`): one XHTML-compatible
-// file with inline CSS and inline SVG charts (svg.hpp), no script, no network
-// resource. For one or more results records it shows each record's context,
-// the summary tables, throughput bars with min..max error bars, speed-ups
-// against the baseline, size ratio vs throughput with the Pareto front, and a
-// log-axis line chart for every swept numeric parameter. Several records are
-// shown side by side as one series per record.
+// file with inline CSS (screen and print) and inline SVG charts (svg.hpp), no
+// script, no network resource. For one or more results records it shows
+// each record's context, the summary tables, throughput bars with min..max
+// whiskers, speed-ups against the baseline, size ratio vs throughput with
+// the Pareto front (a chart per record), and for every swept numeric
+// parameter small multiples of time against it (sweeps.hpp). Several
+// records are shown side by side as one series per record.
 #pragma once
 
 #include "results/result.hpp"

@@ -1,7 +1,8 @@
-// SVG chart writer (see svg.hpp). Layout: title and subtitle on top, the plot
-// area with axes, ticks and axis titles, the legend on the right. Coordinates
-// are computed here; the SVG uses presentation attributes only (no CSS), so a
-// standalone file looks the same as the chart inlined in the report.
+// SVG charts (see svg.hpp). Layout from the top: title and subtitle, the
+// plot with its axes, the x-axis title, the legend. Coordinates are computed
+// here from measured text (text_metrics.hpp); the SVG uses presentation
+// attributes only (no CSS), so a standalone file looks the same as the
+// chart inlined in the report.
 #include "report/svg.hpp"
 
 #include <fmt/format.h>
@@ -12,346 +13,285 @@
 namespace formatbench::svg {
 namespace {
 
-constexpr double plot_height = 300;
-constexpr double margin_left = 80, margin_top = 56, legend_width = 230, margin_right = 16;
-constexpr const char* font = "font-family=\"sans-serif\"";
+constexpr double pad = 12;             // between the chart's edge and anything drawn
+constexpr double tick_size = 11;       // tick and category labels
+constexpr double axis_title_size = 12; // axis titles
+constexpr double inset = 10;           // x-y charts: between the plot frame and the outermost data
+constexpr std::string_view grid = "#e4e4e4", ink = "#333333";
 
-// Maps data values to pixels along one axis.
-struct scale {
-    double lo = 0, hi = 1; // domain (log10 of it when log)
-    bool log = false;
-    double p0 = 0, p1 = 1; // pixel range (p0 at lo)
-    std::vector<double> ticks;
-
-    bool valid(double v) const { return std::isfinite(v) && (!log || v > 0); }
-    double operator()(double v) const {
-        const double t = log ? std::log10(v) : v;
-        return p0 + (t - lo) / (hi - lo) * (p1 - p0);
-    }
-};
-
-// 1, 2 or 5 times a power of ten, near range / 5.
-double nice_step(double range) {
-    const double raw = range / 5;
-    const double mag = std::pow(10, std::floor(std::log10(raw)));
-    const double f = raw / mag;
-    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+std::string axis_title(const axis& a) {
+    std::string t = a.unit.empty() ? a.title : a.title + " (" + a.unit + ")";
+    if (a.scale != scale_kind::linear) t += ", log scale";
+    return t;
 }
 
-// A scale over the finite values (positive ones for log); include_zero for
-// bars on a linear axis.
-scale make_scale(std::vector<double> values, bool log, bool include_zero) {
+std::string open_svg(const std::string& id, const std::string& title, double width, double height,
+                     const data_attributes& data) {
+    std::string out = fmt::format(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
+        "viewBox=\"0 0 {0:.0f} {1:.0f}\" class=\"chart\" data-chart=\"{2}\" role=\"img\" aria-label=\"{3}\"",
+        width, height, escape(id), escape(title));
+    for (const auto& [k, v] : data)
+        out += fmt::format(" data-{}=\"{}\"", k, escape(v));
+    out += fmt::format(">\n<title>{}</title>\n", escape(title));
+    out += fmt::format("<rect x=\"0\" y=\"0\" width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n", width,
+                       height);
+    return out;
+}
+
+std::string line(double x1, double y1, double x2, double y2, std::string_view stroke,
+                 std::string extra = "") {
+    return fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\"{}{}/>\n",
+                       x1, y1, x2, y2, stroke, extra.empty() ? "" : " ", extra);
+}
+
+double widest(const std::vector<tick>& ticks) {
+    double w = 0;
+    for (const tick& t : ticks)
+        w = std::max(w, text_width(t.label, tick_size));
+    return w;
+}
+
+// A horizontal scale over [p0, right]; the right end moves in until the
+// last tick's label (centred on it) ends at `limit`.
+scale horizontal_scale(const std::vector<double>& values, const axis& a, bool include_zero, double p0,
+                       double right, double limit) {
+    double end = right;
     scale s;
-    s.log = log;
-    std::erase_if(values, [&](double v) { return !std::isfinite(v) || (log && v <= 0); });
-    if (values.empty()) values = {log ? 1.0 : 0.0, log ? 10.0 : 1.0};
-    double lo = *std::min_element(values.begin(), values.end());
-    double hi = *std::max_element(values.begin(), values.end());
-    if (log) {
-        double a = std::floor(std::log10(lo)), b = std::ceil(std::log10(hi));
-        if (b <= a) b = a + 1;
-        s.lo = a;
-        s.hi = b;
-        const bool few = b - a <= 2;
-        for (double e = a; e <= b + 1e-9; ++e) {
-            s.ticks.push_back(std::pow(10, e));
-            if (few && e < b) {
-                s.ticks.push_back(2 * std::pow(10, e));
-                s.ticks.push_back(5 * std::pow(10, e));
-            }
-        }
-        return s;
+    for (int round = 0; round < 3; ++round) {
+        s = make_scale(values, a.scale, a.kind, include_zero, p0, end, true, tick_size);
+        double over = 0;
+        for (const tick& t : s.ticks)
+            over = std::max(over, s(t.value) + text_width(t.label, tick_size) / 2 - limit);
+        if (over <= 0) break;
+        end -= over;
     }
-    if (include_zero) lo = std::min(lo, 0.0), hi = std::max(hi, 0.0);
-    if (hi == lo) hi = lo + (lo == 0 ? 1 : std::abs(lo) * 0.1), lo = include_zero ? lo : lo - (hi - lo);
-    const double step = nice_step(hi - lo);
-    s.lo = std::floor(lo / step) * step;
-    s.hi = std::ceil(hi / step) * step;
-    for (double t = s.lo; t <= s.hi + step * 1e-6; t += step)
-        s.ticks.push_back(std::abs(t) < step * 1e-9 ? 0.0 : t);
     return s;
 }
 
-std::string tick_text(double v) {
-    if (v == 0) return "0";
-    const double a = std::abs(v);
-    if (a >= 1e5 || a < 1e-3) {
-        const int e = static_cast<int>(std::floor(std::log10(a) + 1e-9));
-        const double m = v / std::pow(10, e);
-        if (std::abs(m - std::round(m)) < 1e-6) return fmt::format("{}e{}", std::lround(m), e);
-        return fmt::format("{:.2g}e{}", m, e);
-    }
-    return fmt::format("{:g}", v);
-}
-
-std::string axis_title(const axis& a) {
-    return (a.unit.empty() ? a.title : a.title + " (" + a.unit + ")") + (a.log ? ", log scale" : "");
-}
-
-// "<svg ...>" with the title block; width and height in pixels.
-std::string open_svg(const std::string& id, const std::string& title, const std::string& subtitle,
-                     double width, double height) {
-    std::string out = fmt::format(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
-        "viewBox=\"0 0 {0:.0f} {1:.0f}\" class=\"chart\" data-chart=\"{2}\" role=\"img\" "
-        "aria-label=\"{3}\">\n",
-        width, height, escape(id), escape(title));
-    out += fmt::format("<title>{}</title>\n", escape(title));
-    out += fmt::format("<rect x=\"0\" y=\"0\" width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n", width,
-                       height);
-    out += fmt::format(
-        "<text x=\"{}\" y=\"22\" {} font-size=\"15\" font-weight=\"bold\" fill=\"#222\">{}</text>\n",
-        margin_left, font, escape(title));
-    if (!subtitle.empty())
-        out += fmt::format("<text x=\"{}\" y=\"40\" {} font-size=\"11\" fill=\"#555\">{}</text>\n",
-                           margin_left, font, escape(subtitle));
-    return out;
-}
-
-// Horizontal grid lines, y ticks and labels, the y-axis title.
-std::string y_axis(const scale& y, const axis& a, double x0, double x1) {
+// Tick marks and labels under a horizontal axis at y = base, the grid up
+// to y = top, and the axis title (wrapped) under them; `bottom` is set to
+// the lowest pixel used.
+std::string x_axis(const scale& s, const axis& a, double top, double base, double width, double& bottom) {
     std::string out;
-    for (double t : y.ticks) {
-        const double py = y(t);
-        out += fmt::format(
-            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e4e4e4\"/>\n", x0, py,
-            x1, py);
-        out +=
-            fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#333\"/>\n",
-                        x0 - 5, py, x0, py);
-        out += fmt::format(
-            "<text x=\"{:.1f}\" y=\"{:.1f}\" {} font-size=\"11\" text-anchor=\"end\" class=\"tick\" "
-            "fill=\"#333\">{}</text>\n",
-            x0 - 8, py + 4, font, escape(tick_text(t)));
+    for (const tick& t : s.ticks) {
+        const double px = s(t.value);
+        out += line(px, top, px, base, grid);
+        out += line(px, base, px, base + 5, ink);
+        out += text(px, base + 18, t.label, {tick_size, false, "middle", ink, "tick", ""});
     }
-    const double mid = (y.p0 + y.p1) / 2;
-    out +=
-        fmt::format("<text x=\"16\" y=\"{0:.1f}\" {1} font-size=\"12\" text-anchor=\"middle\" fill=\"#222\" "
-                    "transform=\"rotate(-90 16 {0:.1f})\" class=\"axis-title\">{2}</text>\n",
-                    mid, font, escape(axis_title(a)));
-    out +=
-        fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#333\"/>\n",
-                    x0, y.p0, y.p1);
+    double y = base + 22 + axis_title_size * descent;
+    for (const rich_text& l : wrap_text(axis_title(a), axis_title_size, width - 2 * pad)) {
+        y += axis_title_size * 1.3;
+        out += text(width / 2, y, l, {axis_title_size, false, "middle", "#222222", "axis-title", ""});
+    }
+    bottom = y + axis_title_size * descent;
     return out;
 }
 
-std::string legend(const std::vector<std::string>& names, double x, double y0,
-                   const std::string& extra_name) {
-    std::string out = "<g class=\"legend\">\n";
-    double y = y0;
-    for (std::size_t i = 0; i < names.size(); ++i, y += 18) {
-        out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"12\" height=\"12\" fill=\"{}\"/>\n", x,
-                           y - 10, colour(i));
-        out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" {} font-size=\"11\" fill=\"#222\" "
-                           "class=\"legend-entry\">{}</text>\n",
-                           x + 17, y, font, escape(names[i]));
-    }
-    if (!extra_name.empty()) {
-        out +=
-            fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"#000\" "
-                        "stroke-width=\"2\" stroke-dasharray=\"5,3\"/>\n",
-                        x, y - 4, x + 12);
-        out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" {} font-size=\"11\" fill=\"#222\" "
-                           "class=\"legend-entry\">{}</text>\n",
-                           x + 17, y, font, escape(extra_name));
-    }
-    return out + "</g>\n";
+std::string bar_tooltip(const std::string& series, const std::string& category, double v, const axis& a) {
+    return fmt::format("<title>{}: {}: {}{}{}</title>", escape(series), escape(category),
+                       escape(format_value(v, a.kind).plain()), a.unit.empty() ? "" : " ", escape(a.unit));
 }
 
 } // namespace
 
-std::string_view colour(std::size_t i) {
-    static constexpr std::string_view palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                                                   "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-    return palette[i % std::size(palette)];
-}
-
-std::string escape(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (char ch : text) {
-        const auto u = static_cast<unsigned char>(ch);
-        switch (ch) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default:
-            if (u < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
-                out += "\xEF\xBF\xBD";
-            else
-                out += ch;
-        }
-    }
-    return out;
-}
-
-std::string number(double v) {
-    return std::isfinite(v) ? fmt::format("{:.9g}", v) : "";
-}
-
 std::string render(const bar_chart& c) {
+    const double width = chart_width;
+    double top = 4;
+    std::string body = title_block(c.title, c.subtitle, pad, width - 2 * pad, top);
+
     const std::size_t ns = std::max<std::size_t>(1, c.series.size());
     const std::size_t nc = c.categories.size();
-    const double group = std::max(28.0, 14.0 * static_cast<double>(ns) + 12);
-    const double plot_width = std::max(240.0, group * static_cast<double>(nc));
-    // Category labels are rotated; leave room for the longest.
-    std::size_t longest = 0;
-    for (const auto& cat : c.categories)
-        longest = std::max(longest, cat.size());
-    const double label_room = std::min(180.0, 12 + 5.2 * static_cast<double>(longest) * 0.72);
-    const double width = margin_left + plot_width + margin_right + legend_width;
-    const double height = margin_top + plot_height + label_room + 30;
+    const double label_max = width * 0.4, line_h = 13;
+    std::vector<std::vector<rich_text>> labels;
+    double label_w = 0;
+    for (const std::string& cat : c.categories) {
+        labels.push_back(wrap_text(cat, tick_size, label_max));
+        for (const rich_text& l : labels.back())
+            label_w = std::max(label_w, text_width(l, tick_size));
+    }
+    const double bar = std::clamp(48.0 / static_cast<double>(ns), 4.0, 12.0);
+    const double plot_top = top + 12;
+    std::vector<double> group_top, group_h;
+    double y = plot_top;
+    for (std::size_t k = 0; k < nc; ++k) {
+        const double h =
+            std::max(bar * static_cast<double>(ns), line_h * static_cast<double>(labels[k].size())) + 8;
+        group_top.push_back(y);
+        group_h.push_back(h);
+        y += h;
+    }
+    const double plot_bottom = std::max(y, plot_top + 20);
 
     std::vector<double> all;
     for (const auto& s : c.series) {
         all.insert(all.end(), s.values.begin(), s.values.end());
         all.insert(all.end(), s.hi.begin(), s.hi.end());
-        if (c.y.log) all.insert(all.end(), s.lo.begin(), s.lo.end());
+        if (c.value.scale != scale_kind::linear) all.insert(all.end(), s.lo.begin(), s.lo.end());
     }
     if (std::isfinite(c.reference)) all.push_back(c.reference);
-    scale y = make_scale(all, c.y.log, !c.y.log);
-    y.p0 = margin_top + plot_height;
-    y.p1 = margin_top;
-    const double x0 = margin_left, x1 = margin_left + plot_width;
+    // Bars after the eighth series are hatched (palette.hpp).
+    std::vector<std::string> fills;
+    std::string patterns;
+    for (std::size_t i = 0; i < c.series.size(); ++i) {
+        const std::string pattern_id = fmt::format("{}-hatch-{}", c.id, i);
+        fills.push_back(bar_fill(pattern_id, i));
+        patterns += hatch_pattern(pattern_id, i);
+    }
+    if (!patterns.empty()) body += "<defs>\n" + patterns + "</defs>\n";
+    const double x0 = pad + label_w + 8;
+    const bool linear = c.value.scale == scale_kind::linear;
+    const scale xs = horizontal_scale(all, c.value, linear, x0, width - pad - 4, width - pad);
+    const double x1 = xs.p1;
 
-    std::string out = open_svg(c.id, c.title, c.subtitle, width, height);
-    out += y_axis(y, c.y, x0, x1);
-    out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#333\"/>\n",
-                       x0, y.p0, x1, y.p0);
-    const double base = c.y.log ? y.p0 : y(0.0);
-    const double bar_w = (group - 10) / static_cast<double>(ns);
+    double axis_bottom = 0;
+    body += x_axis(xs, c.value, plot_top, plot_bottom, width, axis_bottom);
+    body += line(x0, plot_top, x0, plot_bottom, ink);
+    body += line(x0, plot_bottom, x1, plot_bottom, ink);
+    const double base = linear ? xs(0.0) : x0;
     for (std::size_t k = 0; k < nc; ++k) {
-        const double gx = x0 + group * static_cast<double>(k);
-        const double cx = gx + group / 2;
-        out += fmt::format(
-            "<text x=\"{0:.1f}\" y=\"{1:.1f}\" {2} font-size=\"11\" text-anchor=\"end\" "
-            "transform=\"rotate(-35 {0:.1f} {1:.1f})\" class=\"category\" fill=\"#222\">{3}</text>\n",
-            cx, y.p0 + 14, font, escape(c.categories[k]));
+        const double mid = group_top[k] + group_h[k] / 2;
+        double baseline = mid - line_h * (static_cast<double>(labels[k].size()) - 1) / 2 + tick_size * 0.35;
+        for (const rich_text& l : labels[k]) {
+            body += text(x0 - 8, baseline, l, {tick_size, false, "end", "#222222", "category", ""});
+            baseline += line_h;
+        }
+        const double first = mid - bar * static_cast<double>(ns) / 2;
         for (std::size_t i = 0; i < c.series.size(); ++i) {
             const bar_series& s = c.series[i];
             const double v = k < s.values.size() ? s.values[k] : nan;
-            if (!y.valid(v)) continue;
+            if (!xs.valid(v)) continue;
             const double lo = k < s.lo.size() ? s.lo[k] : nan, hi = k < s.hi.size() ? s.hi[k] : nan;
-            const double bx = gx + 5 + bar_w * static_cast<double>(i);
-            const double top = std::min(base, y(v)), h = std::abs(base - y(v));
-            out += fmt::format(
+            const double by = first + bar * static_cast<double>(i), bh = std::max(2.0, bar - 1);
+            const double left = std::min(base, xs(v)), w = std::abs(xs(v) - base);
+            body += fmt::format(
                 "<rect class=\"bar\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
                 "fill=\"{}\" data-series=\"{}\" data-label=\"{}\" data-value=\"{}\"",
-                bx, top, std::max(1.0, bar_w - 2), std::max(0.5, h), colour(i), escape(s.name),
-                escape(c.categories[k]), number(v));
+                left, by, std::max(0.5, w), bh, fills[i], escape(s.name), escape(c.categories[k]), number(v));
             if (std::isfinite(lo) && std::isfinite(hi))
-                out += fmt::format(" data-lo=\"{}\" data-hi=\"{}\"", number(lo), number(hi));
-            out += fmt::format("><title>{}: {}: {} {}</title></rect>\n", escape(s.name),
-                               escape(c.categories[k]), fmt::format("{:.4g}", v), escape(c.y.unit));
-            if (y.valid(lo) && y.valid(hi)) {
-                const double ex = bx + (bar_w - 2) / 2;
-                out += fmt::format(
-                    "<path class=\"errorbar\" d=\"M{0:.1f} {1:.1f}V{2:.1f}M{3:.1f} {1:.1f}H{4:.1f}"
-                    "M{3:.1f} {2:.1f}H{4:.1f}\" stroke=\"#111\" stroke-width=\"1\" fill=\"none\" "
+                body += fmt::format(" data-lo=\"{}\" data-hi=\"{}\"", number(lo), number(hi));
+            body += fmt::format(">{}</rect>\n", bar_tooltip(s.name, c.categories[k], v, c.value));
+            if (xs.valid(lo) && xs.valid(hi)) {
+                const double ey = by + bh / 2, cap = std::max(2.0, bh / 2);
+                body += fmt::format(
+                    "<path class=\"errorbar\" d=\"M{0:.1f} {1:.1f}H{2:.1f}M{0:.1f} {3:.1f}V{4:.1f}"
+                    "M{2:.1f} {3:.1f}V{4:.1f}\" stroke=\"#111111\" stroke-width=\"1\" fill=\"none\" "
                     "data-series=\"{5}\" data-label=\"{6}\" data-lo=\"{7}\" data-hi=\"{8}\"/>\n",
-                    ex, y(lo), y(hi), ex - 3, ex + 3, escape(s.name), escape(c.categories[k]), number(lo),
-                    number(hi));
+                    xs(lo), ey, xs(hi), ey - cap, ey + cap, escape(s.name), escape(c.categories[k]),
+                    number(lo), number(hi));
             }
         }
     }
-    if (y.valid(c.reference)) {
-        out += fmt::format(
-            "<line class=\"reference\" x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
-            "stroke=\"#000\" stroke-dasharray=\"4,3\" data-value=\"{3}\"/>\n",
-            x0, y(c.reference), x1, number(c.reference));
-    }
-    std::vector<std::string> names;
-    for (const auto& s : c.series)
-        names.push_back(s.name);
-    out += legend(names, x1 + 20, margin_top + 8, "");
-    return out + "</svg>\n";
+    if (xs.valid(c.reference))
+        body += line(xs(c.reference), plot_top, xs(c.reference), plot_bottom, "#000000",
+                     fmt::format("stroke-dasharray=\"4,3\" class=\"reference\" data-value=\"{}\"",
+                                 number(c.reference)));
+
+    std::vector<legend_entry> entries;
+    for (std::size_t i = 0; i < c.series.size(); ++i)
+        entries.push_back({c.series[i].name, i, legend_key::bar, fills[i]});
+    double bottom = axis_bottom;
+    body += legend(entries, pad, axis_bottom + 8, width - 2 * pad, bottom);
+    return open_svg(c.id, c.title, width, std::ceil(bottom + pad), c.data) + body + "</svg>\n";
 }
 
 std::string render(const xy_chart& c) {
-    const double plot_width = 420;
-    const double width = margin_left + plot_width + margin_right + legend_width;
-    const double height = margin_top + plot_height + 56;
-    std::vector<double> xs, ys;
-    bool any_front = false;
+    const double width = chart_width;
+    double top = 4;
+    std::string body = title_block(c.title, c.subtitle, pad, width - 2 * pad, top);
+    const double plot_top = top + 12, plot_bottom = plot_top + c.plot_height;
+
+    std::vector<double> xv = c.x_cover, yv = c.y_cover;
     for (const auto& s : c.series)
         for (const auto& p : s.points) {
-            xs.push_back(p.x);
-            ys.push_back(p.y);
-            any_front |= p.on_front;
+            xv.push_back(p.x);
+            yv.push_back(p.y);
         }
-    scale x = make_scale(xs, c.x.log, false);
-    x.p0 = margin_left;
-    x.p1 = margin_left + plot_width;
-    scale y = make_scale(ys, c.y.log, false);
-    y.p0 = margin_top + plot_height;
-    y.p1 = margin_top;
+    const scale ys =
+        make_scale(yv, c.y.scale, c.y.kind, false, plot_bottom - inset, plot_top + inset, false, tick_size);
+    const std::vector<rich_text> y_title = wrap_text(axis_title(c.y), axis_title_size, c.plot_height);
+    const double title_room = axis_title_size * 1.3 * static_cast<double>(y_title.size());
+    const double x0 = pad + title_room + 6 + widest(ys.ticks) + 8;
+    const scale xs = horizontal_scale(xv, c.x, false, x0 + inset, width - pad - inset, width - pad);
+    const double x1 = xs.p1 + inset;
 
-    std::string out = open_svg(c.id, c.title, c.subtitle, width, height);
-    out += y_axis(y, c.y, x.p0, x.p1);
-    out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#333\"/>\n",
-                       x.p0, y.p0, x.p1, y.p0);
-    for (double t : x.ticks) {
-        const double px = x(t);
-        out += fmt::format(
-            "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e4e4e4\"/>\n", px,
-            y.p0, y.p1);
-        out += fmt::format(
-            "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#333\"/>\n", px, y.p0,
-            y.p0 + 5);
-        out += fmt::format(
-            "<text x=\"{:.1f}\" y=\"{:.1f}\" {} font-size=\"11\" text-anchor=\"middle\" class=\"tick\" "
-            "fill=\"#333\">{}</text>\n",
-            px, y.p0 + 18, font, escape(tick_text(t)));
+    // Grid, y ticks and labels, the rotated y-axis title, the axes.
+    for (const tick& t : ys.ticks) {
+        const double py = ys(t.value);
+        body += line(x0, py, x1, py, grid);
+        body += line(x0 - 5, py, x0, py, ink);
+        body += text(x0 - 8, py + tick_size * 0.35, t.label, {tick_size, false, "end", ink, "tick", ""});
     }
-    out += fmt::format(
-        "<text x=\"{:.1f}\" y=\"{:.1f}\" {} font-size=\"12\" text-anchor=\"middle\" fill=\"#222\" "
-        "class=\"axis-title\">{}</text>\n",
-        (x.p0 + x.p1) / 2, y.p0 + 40, font, escape(axis_title(c.x)));
+    const double mid = (plot_top + plot_bottom) / 2;
+    for (std::size_t j = 0; j < y_title.size(); ++j) {
+        const double bx = pad + axis_title_size * (0.95 + 1.3 * static_cast<double>(j));
+        body += text(bx, mid, y_title[j],
+                     {axis_title_size, false, "middle", "#222222", "axis-title",
+                      fmt::format("transform=\"rotate(-90 {:.1f} {:.1f})\"", bx, mid)});
+    }
+    double axis_bottom = 0;
+    body += x_axis(xs, c.x, plot_top, plot_bottom, width, axis_bottom);
+    body += line(x0, plot_top, x0, plot_bottom, ink);
+    body += line(x0, plot_bottom, x1, plot_bottom, ink);
 
-    // An SVG polyline's points, in order of x (sorts `v`).
-    auto points_by_x = [&](std::vector<xy_point>& v) {
-        std::sort(v.begin(), v.end(), [](const xy_point& a, const xy_point& b) { return a.x < b.x; });
+    auto polyline = [&](std::vector<xy_point> pts) {
+        std::stable_sort(pts.begin(), pts.end(),
+                         [](const xy_point& a, const xy_point& b) { return a.x < b.x; });
         std::string d;
-        for (const auto& p : v)
-            d += fmt::format("{}{:.1f},{:.1f}", d.empty() ? "" : " ", x(p.x), y(p.y));
+        for (const auto& p : pts)
+            d += fmt::format("{}{:.1f},{:.1f}", d.empty() ? "" : " ", xs(p.x), ys(p.y));
         return d;
     };
+    std::vector<std::vector<xy_point>> drawn(c.series.size());
+    std::vector<xy_point> front;
+    for (std::size_t i = 0; i < c.series.size(); ++i)
+        for (const auto& p : c.series[i].points)
+            if (xs.valid(p.x) && ys.valid(p.y)) {
+                drawn[i].push_back(p);
+                if (p.on_front) front.push_back(p);
+            }
     for (std::size_t i = 0; i < c.series.size(); ++i) {
         const xy_series& s = c.series[i];
-        std::vector<xy_point> pts;
-        for (const auto& p : s.points)
-            if (x.valid(p.x) && y.valid(p.y)) pts.push_back(p);
-        if (s.lines && pts.size() > 1) {
-            std::string d = points_by_x(pts);
-            out += fmt::format("<polyline class=\"line\" points=\"{}\" fill=\"none\" stroke=\"{}\" "
-                               "stroke-width=\"1.5\" data-series=\"{}\"/>\n",
-                               d, colour(i), escape(s.name));
-        }
-        std::vector<xy_point> front;
-        for (const auto& p : pts) {
-            out += fmt::format(
-                "<circle class=\"point\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\" "
-                "stroke=\"{}\" stroke-width=\"{}\" data-series=\"{}\" data-label=\"{}\" data-x=\"{}\" "
-                "data-y=\"{}\" data-front=\"{}\"><title>{}: {}: x {:.4g}, y {:.4g}</title></circle>\n",
-                x(p.x), y(p.y), p.on_front ? 5.5 : 4, colour(i), p.on_front ? "#000" : "#fff",
-                p.on_front ? 2 : 1, escape(s.name), escape(p.label), number(p.x), number(p.y),
-                p.on_front ? 1 : 0, escape(s.name), escape(p.label), p.x, p.y);
-            if (p.on_front) front.push_back(p);
-        }
-        if (front.size() > 1) {
-            std::string d = points_by_x(front);
-            out += fmt::format("<polyline class=\"front\" points=\"{}\" fill=\"none\" stroke=\"{}\" "
-                               "stroke-width=\"2\" stroke-dasharray=\"5,3\" data-series=\"{}\"/>\n",
-                               d, colour(i), escape(s.name));
+        if (!s.lines || drawn[i].size() < 2) continue;
+        const series_style st = style(s.style);
+        body += fmt::format(
+            "<polyline class=\"line\" points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"",
+            polyline(drawn[i]), st.colour);
+        if (!st.dash.empty()) body += fmt::format(" stroke-dasharray=\"{}\"", st.dash);
+        body += fmt::format(" data-series=\"{}\"/>\n", escape(s.name));
+    }
+    const bool with_front = !c.front_name.empty() && !front.empty();
+    if (with_front && front.size() > 1)
+        body += fmt::format("<polyline class=\"front\" points=\"{}\" fill=\"none\" stroke=\"#000000\" "
+                            "stroke-width=\"1.5\" stroke-dasharray=\"5,3\"/>\n",
+                            polyline(front));
+    for (std::size_t i = 0; i < c.series.size(); ++i) {
+        const xy_series& s = c.series[i];
+        const series_style st = style(s.style);
+        for (const auto& p : drawn[i]) {
+            std::string attributes = fmt::format(
+                "class=\"point\" data-series=\"{}\" data-label=\"{}\" data-x=\"{}\" data-y=\"{}\" "
+                "data-front=\"{}\"",
+                escape(s.name), escape(p.label), number(p.x), number(p.y), p.on_front ? 1 : 0);
+            for (const auto& [k, v] : p.data)
+                attributes += fmt::format(" data-{}=\"{}\"", k, escape(v));
+            const std::string tooltip = fmt::format(
+                "<title>{}: {}: x {}, y {}</title>", escape(s.name), escape(p.label),
+                escape(format_value(p.x, c.x.kind).plain()), escape(format_value(p.y, c.y.kind).plain()));
+            body += marker(st.marker, xs(p.x), ys(p.y), p.on_front ? 5.5 : 4, st.colour,
+                           p.on_front ? "#000000" : ink, p.on_front ? 1.8 : 0.6, attributes, tooltip);
         }
     }
-    std::vector<std::string> names;
+
+    std::vector<legend_entry> entries;
     for (const auto& s : c.series)
-        names.push_back(s.name);
-    out += legend(names, x.p1 + 20, margin_top + 8, any_front ? c.front_name : "");
-    return out + "</svg>\n";
+        entries.push_back({s.legend.empty() ? rich_text(s.name) : s.legend, s.style,
+                           s.lines ? legend_key::line : legend_key::marker, ""});
+    if (with_front) entries.push_back({c.front_name, 0, legend_key::front, ""});
+    double bottom = axis_bottom;
+    body += legend(entries, pad, axis_bottom + 8, width - 2 * pad, bottom);
+    return open_svg(c.id, c.title.plain(), width, std::ceil(bottom + pad), c.data) + body + "</svg>\n";
 }
 
 } // namespace formatbench::svg

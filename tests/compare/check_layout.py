@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Checks the layout of a formatbench HTML report in headless Chromium
+(Debian's /usr/bin/chromium, driven over --remote-debugging-pipe by cdp.py).
+The page is opened three times: a 1280 px wide screen, a 420 px narrow
+screen (charts must scale down) and print media at 680 px (A4 less 15 mm
+margins at 96 px per inch);
+layout_probe.js measures every chart as laid out, and this script checks:
+
+  - the page never scrolls sideways, and every chart lies within the page's
+    content box; on the wide screen no chart is scaled down (its own width
+    fits), on the narrow screen and on paper charts scale to the width;
+  - every text of a chart (title, subtitle, ticks, axis titles, category
+    labels, legend entries) lies inside the chart's viewBox, and no two texts
+    of a chart overlap (so no legend entry hides another and nothing is cut);
+  - every mark (bar, point, line, front, error bar, reference) lies inside the
+    viewBox;
+  - every chart has a legend;
+  - on the wide screen, with the page's style sheets disabled every text of
+    every chart is where it was: a chart depends on no CSS of the page, so
+    the standalone SVG files (equal to the inlined charts, check_report.py)
+    look the same (compared at full size: scaled text moves by a fraction of
+    a pixel with the font's hinting);
+  - in print, every figure avoids page breaks inside it;
+  - with --svg-dir, each standalone SVG file opened on its own has every text
+    exactly where the same chart has it in the page, and passes the checks
+    above.
+
+Usage: check_layout.py REPORT.html [--svg-dir DIR] [--png FILE] [--chromium PATH] [--min-charts N]
+--png saves a full-page screenshot of the wide screen. Exit status 0 when
+every check passes, 1 otherwise, 77 (skip) when Chromium is not installed.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+TOLERANCE = 0.5  # px: rounding of the layout
+failures = []
+
+
+def check(cond, message):
+    if not cond:
+        failures.append(message)
+    return cond
+
+
+def inside(box, width, height):
+    x0, y0, x1, y1 = box
+    return x0 >= -TOLERANCE and y0 >= -TOLERANCE and x1 <= width + TOLERANCE and y1 <= height + TOLERANCE
+
+
+def overlap(a, b):
+    return min(a[2], b[2]) - max(a[0], b[0]) > TOLERANCE and min(a[3], b[3]) - max(a[1], b[1]) > TOLERANCE
+
+
+def fmt_box(b):
+    return "[" + ", ".join(f"{v:.1f}" for v in b) + "]"
+
+
+def check_chart(name, c, unstyled):
+    """The checks of one chart's own layout, in user units of its viewBox."""
+    cid, (vw, vh) = c["id"], c["view"]
+    texts = c["texts"]
+    check(any(t["cls"] == "legend-entry" for t in texts), f"{name}: chart {cid} has no legend")
+    for t in texts:
+        check(inside(t["box"], vw, vh), f"{name}: chart {cid}: text {t['text']!r} ({t['cls']}) at "
+                                        f"{fmt_box(t['box'])} is cut by the viewBox 0 0 {vw:.0f} {vh:.0f}")
+    for i in range(len(texts)):
+        for j in range(i + 1, len(texts)):
+            a, b = texts[i], texts[j]
+            check(not overlap(a["box"], b["box"]),
+                  f"{name}: chart {cid}: texts overlap: {a['text']!r} ({a['cls']}) {fmt_box(a['box'])} and "
+                  f"{b['text']!r} ({b['cls']}) {fmt_box(b['box'])}")
+    for m in c["marks"]:
+        check(inside(m["box"], vw, vh), f"{name}: chart {cid}: {m['cls']} at {fmt_box(m['box'])} is outside "
+                                        f"the viewBox")
+    for t, box in zip(texts, c["unstyled"] if unstyled else []):
+        check(same_box(t["box"], box), f"{name}: chart {cid}: text {t['text']!r} moves without the page's CSS: "
+                                       f"{fmt_box(t['box'])} -> {fmt_box(box)}")
+
+
+def same_box(a, b):
+    return all(abs(p - q) <= TOLERANCE for p, q in zip(a, b))
+
+
+def check_mode(name, data, wide, printing, min_charts):
+    page, charts = data["page"], data["charts"]
+    check(len(charts) >= min_charts, f"{name}: {len(charts)} charts, expected at least {min_charts}")
+    check(page["scroll_width"] <= page["client_width"],
+          f"{name}: the page scrolls sideways ({page['scroll_width']} > {page['client_width']} px)")
+    check(page["print"] == printing, f"{name}: print media is {page['print']}")
+    for c in charts:
+        cid, (left, _, right, _) = c["id"], c["rect"]
+        vw = c["view"][0]
+        check(left >= page["content_left"] - TOLERANCE and right <= page["content_right"] + TOLERANCE,
+              f"{name}: chart {cid} spans x {left:.1f}..{right:.1f}, outside the page's content "
+              f"{page['content_left']:.1f}..{page['content_right']:.1f}")
+        if wide:
+            check(right - left >= vw - TOLERANCE, f"{name}: chart {cid} is scaled down to {right - left:.1f} px "
+                                                   f"(its width is {vw:.0f})")
+        if printing:
+            check(c["figure_break_inside"] == "avoid",
+                  f"{name}: chart {cid}: figure break-inside is {c['figure_break_inside']!r}, not avoid")
+        check_chart(name, c, wide)
+    return len(charts)
+
+
+def check_standalone(browser, probe, svg_dir, inline):
+    """Each .svg file alone: laid out like the same chart in the page."""
+    files = sorted(f for f in os.listdir(svg_dir) if f.endswith(".svg"))
+    check(len(files) == len(inline), f"{len(files)} SVG files for {len(inline)} charts in the page")
+    for f in files:
+        browser.open("file://" + os.path.abspath(os.path.join(svg_dir, f)), 800, 600)
+        charts = browser.evaluate(probe)["charts"]
+        if not check(len(charts) == 1, f"{f}: {len(charts)} charts in the file"):
+            continue
+        c = charts[0]
+        check_chart(f, c, True)
+        page_chart = inline.get(c["id"])
+        if not check(page_chart is not None, f"{f}: chart {c['id']} is not in the page"):
+            continue
+        check(len(c["texts"]) == len(page_chart["texts"]), f"{f}: {len(c['texts'])} texts, the page has "
+                                                           f"{len(page_chart['texts'])}")
+        for t, u in zip(c["texts"], page_chart["texts"]):
+            check(t["text"] == u["text"] and same_box(t["box"], u["box"]),
+                  f"{f}: text {t['text']!r} at {fmt_box(t['box'])}; in the page {u['text']!r} at {fmt_box(u['box'])}")
+    return len(files)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("html")
+    ap.add_argument("--png")
+    ap.add_argument("--svg-dir")
+    ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    ap.add_argument("--min-charts", type=int, default=1)
+    a = ap.parse_args()
+    if not os.access(a.chromium, os.X_OK):
+        print(f"SKIP: {a.chromium} not installed (apt-get install chromium to run this test)")
+        return 77
+    probe = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "layout_probe.js"),
+                 encoding="utf-8").read()
+    url = "file://" + os.path.abspath(a.html)
+    modes = [("screen 1280 px", 1280, 900, "", True), ("screen 420 px", 420, 900, "", False),
+             ("print 680 px", 680, 960, "print", False)]
+    summary = []
+    with cdp.Browser(a.chromium) as browser:
+        inline = {}
+        for name, width, height, media, wide in modes:
+            browser.open(url, width, height, media)
+            data = browser.evaluate(probe)
+            n = check_mode(name, data, wide, media == "print", a.min_charts)
+            summary.append(f"{name}: {n} charts")
+            if wide:
+                inline = {c["id"]: c for c in data["charts"]}
+                if a.png:
+                    with open(a.png, "wb") as f:
+                        f.write(browser.screenshot_full_page())
+        if a.svg_dir:
+            summary.append(f"{check_standalone(browser, probe, a.svg_dir, inline)} standalone SVG files")
+    for f in failures[:200]:
+        print("FAIL:", f)
+    if len(failures) > 200:
+        print(f"... and {len(failures) - 200} more")
+    print(f"check_layout: {'; '.join(summary)}; {len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
