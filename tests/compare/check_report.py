@@ -21,6 +21,12 @@ was made from. Every figure is recomputed here from the raw samples:
     one such family, each chart's facet (data-facet) holds for all its
     points, a chart has at most 8 lines, its lines differ in colour or dash,
     and a line keeps its colour in every chart of the parameter;
+  - when the records ran on two or more MPI rank counts (context.ranks),
+    charts of aggregate throughput against ranks: each point is a case of
+    the record it names (data-record) with x = that record's rank count and
+    y = payload / 1e6 / median time; every case of a data set and row label
+    found in records of two or more rank counts is drawn once per phase;
+    without two rank counts there is no such chart;
   - every colour of a series is one of Okabe and Ito's eight;
   - each standalone SVG file parses and equals the chart inlined in the page.
 
@@ -334,6 +340,47 @@ def main():
                   f"missing {sorted(expected - set(drawn))[:5]}, extra or repeated "
                   f"{[k for k in drawn if drawn.count(k) > 1 or k not in expected][:5]}")
 
+    # Aggregate throughput against MPI ranks.
+    rank_counts = {rec["context"].get("ranks", 1) for _, rec in records}
+    rank_charts = [(cid, svg) for cid, svg in charts.items() if svg.get("data-parameter") == "ranks"]
+    check(bool(rank_charts) == (len(rank_counts) >= 2),
+          f"{len(rank_charts)} charts against ranks for records of rank counts {sorted(rank_counts)}")
+    checked_ranks = 0
+    for phase in ("write", "read"):
+        expected = {}  # (dataset, row label) -> {ranks: record index} (first record of each rank count)
+        drawn = []
+        for cid, svg in rank_charts:
+            if svg.get("data-phase") != phase:
+                continue
+            for p in points_of(svg):
+                name = p.get("data-record")
+                index = next((i for i, (n, _) in enumerate(records) if n == name), None)
+                if not check(index is not None, f"{cid}: point of unknown record {name!r}"):
+                    continue
+                rec = records[index][1]
+                x, y = float(p.get("data-x")), float(p.get("data-y"))
+                check(close(x, rec["context"].get("ranks", 1)), f"{cid}: point at {x} ranks from {name}, "
+                      f"which ran on {rec['context'].get('ranks', 1)}")
+                ok = any(times(c, phase) and close(y, throughput(c["payload_bytes"], statistics.median(times(c, phase))))
+                         for c in candidates(rec, p.get("data-dataset"), p.get("data-label")))
+                check(ok, f"{cid}: point {name}/{p.get('data-label')} = {y} MB/s matches no case's aggregate {phase}")
+                drawn.append((p.get("data-dataset"), p.get("data-label"), int(x)))
+                checked_ranks += 1
+    if len(rank_counts) >= 2:
+        for phase in ("write", "read"):
+            pts = [(p.get("data-dataset"), p.get("data-series"), int(float(p.get("data-x"))))
+                   for cid, svg in rank_charts if svg.get("data-phase") == phase for p in points_of(svg)]
+            check(len(pts) == len(set(pts)), f"{phase}: a case is drawn twice against ranks")
+            # Every case (by its key) found under two or more rank counts.
+            seen = {}
+            for _, rec in records:
+                for c in rec["cases"]:
+                    if c["status"] == "ok" and c["samples"]:
+                        seen.setdefault(c["key"], set()).add(
+                            rec["context"].get("ranks", 1))
+            want = sum(len(v) for v in seen.values() if len(v) >= 2)
+            check(len(pts) == want, f"{phase}: {len(pts)} points against ranks, want {want}")
+
     if a.svg_dir:
         files = sorted(f for f in os.listdir(a.svg_dir) if f.endswith(".svg"))
         check(len(files) == len(charts), f"{len(files)} SVG files for {len(charts)} charts")
@@ -354,7 +401,7 @@ def main():
     for f in failures:
         print("FAIL:", f)
     print(f"check_report: {len(charts)} charts, {checked_bars} bars, {checked_speedups} speed-ups, "
-          f"{checked_points} scatter points, {checked_sweeps} sweep points checked; {len(failures)} failure(s)")
+          f"{checked_points} scatter points, {checked_sweeps} sweep points, {checked_ranks} points against ranks checked; {len(failures)} failure(s)")
     return 1 if failures else 0
 
 

@@ -5,8 +5,10 @@
 # ranks against the file one process writes for all the values (no MPI),
 # the per-rank files against the slices of that file, the JSON record's
 # aggregate and per-rank figures against each other, and -np 1 against a run
-# without mpirun. SKIP (77) when mpirun is missing.
-source "$(dirname "$0")/../cli/lib.sh"
+# without mpirun; the report's charts against ranks are recomputed from the
+# records by tests/compare/check_report.py. SKIP (77) when mpirun is missing.
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../cli/lib.sh"
 : "${FB_TEST_PLUGINS:?}"
 mpirun=$(command -v mpirun || true)
 [ -n "$mpirun" ] || { echo "SKIP: mpirun not installed (apt-get install openmpi-bin)"; exit 77; }
@@ -137,6 +139,13 @@ assert [c["verify"] for c in a] == [c["verify"] for c in b]
 assert all(c["ranks"] == 1 and "ranks" not in c["samples"][0]["write"] for c in a)
 print("-np 1: the keys and verification of a run without mpirun")
 PY
+
+# ---- the report of records of 1 and 2 ranks draws throughput against ranks
+expect_status 0 mpi 2 "$FB" run one.yaml --json np2.json --no-console
+expect_status 0 "$FB" report np1.json plain.json np2.json -o ranks.html --svg-dir ranks-svg
+grep -q 'Scaling over MPI ranks' ranks.html || fail "the report of 1 and 2 ranks has no chart against ranks"
+$PY "$here/../compare/check_report.py" ranks.html np1.json plain.json np2.json --svg-dir ranks-svg \
+  || fail "the charts against ranks do not match the records"
 
 # ---- errors before the run: every rank stops, rank 0 says why, once
 expect_status 2 mpi 2 "$FB" run one.yaml --set defaults.layout=shared_file --set 'formats=[zlib]'

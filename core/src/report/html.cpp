@@ -18,6 +18,7 @@
 // Output is XHTML-compatible (every element closed, text escaped), so an XML
 // parser reads it; the tests do exactly that.
 #include "report/html.hpp"
+#include "report/rank_scaling.hpp"
 
 #include "report/svg.hpp"
 #include "report/sweeps.hpp"
@@ -213,6 +214,7 @@ public:
         for (const std::string& d : datasets_)
             dataset_section(d);
         sweeps();
+        rank_scaling();
         h += "</body>\n</html>\n";
         return std::move(out_);
     }
@@ -500,6 +502,66 @@ private:
                 }
             close_charts();
         }
+    }
+
+    // Records of different MPI rank counts (docs/mpi.md): aggregate
+    // bandwidth against ranks, one line per case the records share.
+    void rank_scaling() {
+        std::vector<rank_record> records(inputs_.size());
+        for (std::size_t f = 0; f < inputs_.size(); ++f)
+            records[f].ranks = inputs_[f].result.context.ranks;
+        for (const entry& e : entries_)
+            records[e.file_index].cases.emplace_back(e.c, e.row);
+        const std::vector<rank_chart> charts = find_rank_scaling(records);
+        if (charts.empty()) return;
+        out_.html +=
+            "<h2 id=\"ranks\">Scaling over MPI ranks</h2>\n<p class=\"note\">Aggregate throughput (the "
+            "payload "
+            "of all ranks per second of the phase's aggregate time, from the first rank's start to the last "
+            "rank's end) against the number of ranks, from records run on different rank counts: one line "
+            "per "
+            "case the records share. Higher is better; a line that stays flat did not scale.</p>\n";
+        std::vector<double> xs, write_ys, read_ys;
+        for (const rank_chart& ch : charts)
+            for (const rank_line& l : ch.lines)
+                for (const rank_point& p : l.points) {
+                    xs.push_back(p.ranks);
+                    write_ys.push_back(p.write_mb_s);
+                    read_ys.push_back(p.read_mb_s);
+                }
+        open_charts();
+        for (const rank_chart& ch : charts)
+            for (const char* phase : {"write", "read"}) {
+                const bool is_write = phase[0] == 'w';
+                const std::vector<double>& ys = is_write ? write_ys : read_ys;
+                svg::xy_chart c;
+                c.x = {"MPI ranks", "", svg::scale_kind::log2, svg::quantity::plain};
+                c.y = {fmt::format("aggregate {} throughput", phase), "MB/s", log_if(wide_range(ys, 30)),
+                       svg::quantity::mb_s};
+                c.x_cover = xs;
+                c.y_cover = ys;
+                for (std::size_t k = 0; k < ch.lines.size(); ++k) {
+                    svg::xy_series s;
+                    s.name = ch.lines[k].row;
+                    s.style = k;
+                    for (const rank_point& p : ch.lines[k].points)
+                        s.points.push_back({double(p.ranks),
+                                            is_write ? p.write_mb_s : p.read_mb_s,
+                                            ch.lines[k].row,
+                                            false,
+                                            {{"dataset", ch.dataset}, {"record", inputs_[p.record].name}}});
+                    c.series.push_back(std::move(s));
+                }
+                c.title =
+                    svg::rich_text(fmt::format("Aggregate {} throughput vs ranks: {}", phase, ch.dataset));
+                if (ch.parts > 1) c.title += fmt::format(" ({} of {})", ch.part, ch.parts);
+                c.subtitle = "median aggregate time; higher is better";
+                c.id = ids_.make(fmt::format("ranks-{}-{}", ch.dataset, phase) +
+                                 (ch.parts > 1 ? fmt::format("-{}", ch.part) : ""));
+                c.data = {{"parameter", "ranks"}, {"phase", phase}, {"dataset", ch.dataset}};
+                figure(svg::render(c), c.id, "");
+            }
+        close_charts();
     }
 };
 
