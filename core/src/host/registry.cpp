@@ -36,6 +36,7 @@
 #include <cstring>
 #include <set>
 #include <system_error>
+#include <type_traits>
 
 namespace fs = std::filesystem;
 
@@ -149,8 +150,12 @@ std::string deep_problem(const fb_plugin_descriptor* d) {
                     std::min<std::size_t>(d->option_decl_size, sizeof o));
         if (!valid_option_name(o.name)) return fmt::format("option {} has no name of [a-z0-9_]+", i);
         if (!names.insert(o.name).second) return fmt::format("option '{}' is declared twice", o.name);
-        if (o.type < FB_OPT_BOOL || o.type > FB_OPT_SIZE)
-            return fmt::format("option '{}' has an unknown type {}", o.name, static_cast<int>(o.type));
+        // The type as an integer: a plugin's out-of-range value must not be
+        // loaded as the enum (undefined behaviour) before it is checked.
+        std::underlying_type_t<fb_option_type> type = 0;
+        std::memcpy(&type, &o.type, sizeof type);
+        if (type < FB_OPT_BOOL || type > FB_OPT_SIZE)
+            return fmt::format("option '{}' has an unknown type {}", o.name, static_cast<long long>(type));
         if (!bounded(o.default_value) || !bounded(o.help))
             return fmt::format("option '{}' lacks its default or help text", o.name);
         if (o.type == FB_OPT_CHOICE) {
@@ -229,7 +234,6 @@ std::string probe_library(const fs::path& file, double timeout_s) {
         ::_exit(0);
     }
     ::close(fds[1]);
-    if (out >= 0) ::close(out);
     std::string reply;
     char buf[4096];
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
@@ -258,6 +262,16 @@ std::string probe_library(const fs::path& file, double timeout_s) {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    // What the library printed as it ended the process (a sanitizer's
+    // report, an exit() with a message) says why: its first line.
+    std::string printed;
+    if (out >= 0) {
+        char text[512];
+        const ssize_t n = ::pread(out, text, sizeof text, 0);
+        if (n > 0) printed.assign(text, static_cast<std::size_t>(n));
+        ::close(out);
+        if (const auto nl = printed.find('\n'); nl != std::string::npos) printed.resize(nl);
+    }
     if (timed_out)
         return fmt::format("loading it did not finish within {:g} s (a constructor or the entry point hangs)",
                            timeout_s);
@@ -266,8 +280,9 @@ std::string probe_library(const fs::path& file, double timeout_s) {
             "loading it crashed (signal {}, {}) in a constructor, the entry point or its descriptor",
             WTERMSIG(status), ::strsignal(WTERMSIG(status)));
     if (reply.empty() || reply[0] != '=')
-        return fmt::format("loading it ended the process (exit status {}) before it reported",
-                           WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        return fmt::format("loading it ended the process (exit status {}) before it reported{}",
+                           WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                           printed.empty() ? "" : ": '" + escape_line(printed) + "'");
     return reply.substr(1);
 }
 
