@@ -6,8 +6,8 @@
 // For the tests of repetition accounting: `trace` names a file that gets one
 // line per stream opened ("write" or "read"), and `slow_opens` makes the
 // first N write streams of the process take `slow_ms` longer. mode=stale_read
-// delivers data on the process's first read only and then claims success
-// without touching the buffer; spawn_child leaves a child process sleeping
+// delivers data on the process's first read of a path only and then claims
+// success without touching the buffer; spawn_child leaves a child process sleeping
 // behind every write stream; print writes to stdout and stderr; bad_message
 // fails a write with a message that is not UTF-8 and holds an escape sequence.
 // Its zero-copy view is the file read into memory at the view call, with the
@@ -34,6 +34,8 @@
 //                      path's folder.
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
+
+#include <map>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -63,6 +65,8 @@ constexpr const char* modes[] = {"ok",          "segfault",   "abort",       "ex
 // Streams opened by this process so far.
 int writes_opened = 0;
 int reads_opened = 0;
+// Read streams opened so far per path (stale_read).
+std::map<std::string, int> reads_of_path;
 
 std::string env_mode() {
     const char* m = std::getenv("FB_MISBEHAVE");
@@ -268,7 +272,7 @@ struct misbehave_format {
                     throw error(FB_E_TRUNCATED, "misbehave: '" + path_ + "' is too short");
             }
             trace(r.options.get_string("trace"), "read");
-            stale_ = mode_ == "stale_read" && reads_opened > 0;
+            stale_ = mode_ == "stale_read" && reads_of_path[path_]++ > 0;
             ++reads_opened;
         }
         void read(void* data, std::uint64_t count) {

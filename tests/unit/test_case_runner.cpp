@@ -129,17 +129,22 @@ TEST(case_data, streamed_and_in_memory_cases_write_the_same_bytes) {
 }
 
 // A reader that claims success without delivering data after its first read
-// (mode stale_read): the warm-up's read leaves the right bytes in the buffer,
-// so only the poisoning of the read buffer before each read catches the
-// recorded ones. In memory and streamed.
+// of a path (mode stale_read): the warm-up's read leaves the right bytes in
+// the buffer, so only the poisoning of the read buffer before each read
+// catches the recorded ones. In memory and streamed, each in a folder of its
+// own (a new path, so its warm-up's read is a real one).
 TEST(case_runner, a_read_that_delivers_nothing_fails_the_case) {
+    int round = 0;
     for (std::uint64_t limit : {std::uint64_t{1} << 30, std::uint64_t{16} << 10}) {
         SCOPED_TRACE(limit > (1u << 20) ? "in memory" : "streamed");
         auto s = fb::load_study_text("datasets: [{count: 5000}]\n"
                                      "formats: [{plugin: misbehave, chunk: 8KiB, warmup: 1, repeat: 2, "
                                      "options: {mode: stale_read}}]\n",
                                      "<t>");
-        auto r = run_case(s.cases.at(0), limit);
+        const auto dir = std::filesystem::temp_directory_path() /
+                         ("fb_stale_" + std::to_string(::getpid()) + "_" + std::to_string(round++));
+        auto r = run_case(s.cases.at(0), limit, dir.string());
+        std::filesystem::remove_all(dir);
         EXPECT_EQ(r.status, fb::case_status::failed) << r.error;
         EXPECT_EQ(r.verify.compared, 5000u);
         EXPECT_GT(r.verify.mismatches, 0u);

@@ -335,6 +335,43 @@ TEST(runner, a_lossless_case_with_differing_data_fails) {
     EXPECT_EQ(out.result.cases[0].samples.size(), 2u);
 }
 
+// The case keeps the verification of its worst repetition: a lossy plugin
+// whose reads differ by more in one repetition than in the others reports
+// that one (3 mismatches, max error 0.25), not the first or the best.
+TEST(runner, the_worst_repetition_s_verification_is_kept) {
+    struct varying final : fb::executor {
+        std::unique_ptr<fb::case_session> open(const fb::case_spec&) override {
+            struct session final : fb::case_session {
+                std::size_t n = 0;
+                fb::step_result start(fb::case_setup&) override { return {}; }
+                fb::step_result repetition(fb::repetition_report& r) override {
+                    static constexpr std::uint64_t mismatches[] = {1, 3, 0};
+                    static constexpr double errors[] = {0.125, 0.25, 0};
+                    r.rep.write.wall_s = r.rep.read.wall_s = 0.001;
+                    r.verify.checked = true;
+                    r.verify.compared = 10;
+                    r.verify.mismatches = mismatches[n % 3];
+                    r.verify.max_abs_error = errors[n % 3];
+                    ++n;
+                    return {};
+                }
+                fb::step_result rewarm() override { return {}; }
+                fb::step_result finish(fb::case_facts&) override { return {}; }
+            };
+            return std::make_unique<session>();
+        }
+    } ex;
+    fb::study_result r;
+    r.spec = study_of(1, 3, 0);
+    fb::observer_list none;
+    auto out = fb::run_cases(r, ex, none, {});
+    ASSERT_EQ(out.result.cases.size(), 1u);
+    EXPECT_EQ(out.result.cases[0].status, fb::case_status::ok);
+    EXPECT_EQ(out.result.cases[0].samples.size(), 3u);
+    EXPECT_EQ(out.result.cases[0].verify.mismatches, 3u);
+    EXPECT_EQ(out.result.cases[0].verify.max_abs_error, 0.25);
+}
+
 TEST(runner, observers_hear_every_step_and_a_failing_one_loses_nothing) {
     fb::mock_executor ex;
     strings good, bad;
