@@ -38,7 +38,7 @@ std::string describe_case(const case_spec& c) {
     return text;
 }
 
-void print_plan(const study& s, std::ostream& out) {
+void print_plan(const study& s, std::ostream& out, const std::vector<bool>& selected) {
     std::set<std::string> datasets, formats;
     for (const auto& c : s.cases) {
         datasets.insert(c.dataset.name);
@@ -48,6 +48,12 @@ void print_plan(const study& s, std::ostream& out) {
                        s.cases.size(), s.cases.size() == 1 ? "" : "s", datasets.size(),
                        datasets.size() == 1 ? "" : "s", formats.size(), formats.size() == 1 ? "" : "s");
     if (!s.description.empty()) out << "  " << s.description << "\n";
+    std::size_t n_selected = 0;
+    for (std::size_t i = 0; i < s.cases.size(); ++i)
+        n_selected += selected.empty() || selected[i];
+    if (!selected.empty())
+        out << fmt::format("  {} of {} cases selected by --filter/--exclude (numbers as in the full plan)\n",
+                           n_selected, s.cases.size());
     out << "\n";
 
     // Run parameters: a column each when the table names one or when the
@@ -64,6 +70,7 @@ void print_plan(const study& s, std::ostream& out) {
     for (const auto* f : columns)
         rows[0].push_back(f->column.empty() ? upper(f->key) : f->column);
     for (const auto& c : s.cases) {
+        if (!selected.empty() && !selected.at(c.index)) continue;
         std::string count = c.dataset.file.empty() ? std::to_string(c.dataset.count)
                                                    : std::to_string(c.dataset.count) + " (file)";
         row r = {std::to_string(c.index), c.dataset.name,  dtype_name(c.dataset.type),    count,
