@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What run and plan compute and warn (issue 18): --filter and --exclude on
 # plan and run (case numbers of the full plan, the baseline pulled in,
-# unknown fields and empty selections exit 2, --resume of a filtered run).
+# unknown fields and empty selections exit 2, --resume of a filtered run);
+# plan's estimates (every file a run leaves is within plan's DISK bound,
+# --from gives times, warnings for too little disk or memory).
 # Expected case sets are written out by hand from the study below; the
 # record is read with Python's json.
 source "$(dirname "$0")/lib.sh"
@@ -65,4 +67,50 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert len(d["cases"]) == 6, len(d["cases"])
 PY
+
+# ---- plan estimates: each real file fits the bound plan printed
+cat > sizes.yaml <<'YAML'
+name: sizes
+datasets:
+  - {dtype: f64, count: 3000}
+  - {dtype: i32, count: 3000, distribution: integers, low: -2000000000, high: 2000000000}
+defaults: {repeat: 1, warmup: 0}
+formats:
+  - raw
+  - zlib
+  - {label: fixed16, plugin: ascii, options: {notation: fixed, precision: 16}}
+  - {label: shortest, plugin: ascii}
+  - {label: sci, plugin: ascii, options: {notation: scientific, precision: 20, separator: ",", values_per_line: 7}}
+YAML
+expect_status 0 "$FB" plan sizes.yaml
+cp "$work/out" plan.txt
+expect_status 0 "$FB" run sizes.yaml --json sizes.json --no-console
+$PY - plan.txt sizes.json <<'PY' || fail "plan's disk bounds"
+import json, re, sys
+units = {"B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9}
+header, bound = None, {}
+for line in open(sys.argv[1]):
+    cells = re.split(r" {2,}", line.strip())  # columns are 2 or more spaces apart
+    if cells[0] == "#": header = cells
+    elif header and line[:1].strip() and cells[0].isdigit():
+        number, unit = cells[header.index("DISK")].split()
+        bound[int(cells[0])] = float(number) * units[unit]
+d = json.load(open(sys.argv[2]))
+assert len(bound) == len(d["cases"]) == 10, (bound, len(d["cases"]))
+for c in d["cases"]:
+    b = bound[c["index"]] * 1.005  # plan rounds to 3 digits
+    assert 0 < c["file_bytes"] <= b, (c["format"]["label"], c["dataset"]["dtype"], c["file_bytes"], b)
+PY
+# --from: each case's time from the earlier run, and the total
+expect_status 0 "$FB" plan sizes.yaml --from sizes.json --set 'datasets.0.count=[3000, 6000]'
+expect_in "$work/out" "TIME"
+expect_in "$work/out" "time: about"
+expect_in "$work/out" "for the 15 of 15 cases"
+# 10^13 values: more disk than any test machine has free, and, whole, more
+# memory than the process may use (streamed: three 80 TB chunks)
+expect_status 0 "$FB" plan sizes.yaml --set datasets.0.count=1e13 --filter raw --filter dtype=f64
+expect_in "$work/err" "formatbench: warning: the largest case may need up to"
+expect_in "$work/err" "give --directory another folder"
+expect_in "$work/err" "in memory, more than half of the"
+expect_in "$work/out" "(streamed)"
 echo "analysis: ok"
