@@ -3,7 +3,10 @@
 # plan and run (case numbers of the full plan, the baseline pulled in,
 # unknown fields and empty selections exit 2, --resume of a filtered run);
 # plan's estimates (every file a run leaves is within plan's DISK bound,
-# --from gives times, warnings for too little disk or memory).
+# --from gives times, warnings for too little disk or memory); noise shown
+# (the misbehave plugin's first write made 300 ms slow: a warning naming the
+# CV and the outlier, the console's ~ mark, the record's findings and the
+# speed-up interval; too few samples; the noise_cv key).
 # Expected case sets are written out by hand from the study below; the
 # record is read with Python's json.
 source "$(dirname "$0")/lib.sh"
@@ -113,4 +116,46 @@ expect_in "$work/err" "formatbench: warning: the largest case may need up to"
 expect_in "$work/err" "give --directory another folder"
 expect_in "$work/err" "in memory, more than half of the"
 expect_in "$work/out" "(streamed)"
+
+# ---- noise: one planted slow write among 6 (slow_opens: the first write
+# stream of the case's worker process takes slow_ms longer)
+cat > noisy.yaml <<'YAML'
+name: noisy
+datasets:
+  - {dtype: f64, count: 1000}
+defaults: {repeat: 6, warmup: 0}
+formats:
+  - raw
+  - {label: bumpy, plugin: misbehave, options: {slow_opens: 1, slow_ms: 300}}
+baseline: raw
+YAML
+expect_status 0 "$FB" --plugin-path "$FB_TEST_PLUGINS" run noisy.yaml --json noisy.json
+expect_in "$work/err" "formatbench: warning: case 1 (f64-uniform-1e3 | bumpy | chunk whole | warm | sync none): write: CV"
+expect_in "$work/err" "is above 10%; 1 of 6 samples is an outlier (beyond 1.5 IQR)"
+expect_in "$work/out" "~: noisy timing: CV above 10%, fewer than 5 samples, or outliers beyond 1.5 IQR"
+expect_in "$work/out" "[low, high]: 95% bootstrap interval of the speed-up"
+grep -E '^ bumpy .* ~ ' "$work/out" >/dev/null || fail "the bumpy row's write cell is not marked ~"
+$PY - noisy.json <<'PY' || fail "noise in the record"
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+raw, bumpy = d["cases"]
+w = [s["write"]["wall_s"] for s in bumpy["samples"]]
+assert w[0] > 0.3 and max(w[1:]) < 0.3, w  # the planted sample
+assert bumpy["write"]["outliers"] == 1, bumpy["write"]
+assert any(f.startswith("write: CV ") for f in bumpy["noise"]), bumpy["noise"]
+sp = bumpy["speedup"]
+assert sp["baseline_index"] == 0 and sp["write_pooled_n"] == 6, sp
+# the point estimate from the samples, independently; inside its interval
+rw = [s["write"]["wall_s"] for s in raw["samples"]]
+value = statistics.median(rw) / statistics.median(w)
+assert abs(sp["write"]["value"] - value) < 1e-9 * value, (sp, value)
+assert sp["write"]["ci_low"] <= value <= sp["write"]["ci_high"], sp
+assert raw["speedup"]["write"] == {"value": 1.0, "ci_low": 1.0, "ci_high": 1.0}, raw["speedup"]
+assert d["study"]["noise_cv"] == 0.1 and d["study"]["noise_min_samples"] == 5
+PY
+# Too few samples, and a looser CV threshold from the study key
+expect_status 0 "$FB" --plugin-path "$FB_TEST_PLUGINS" run noisy.yaml --set repeat=2 --set noise_cv=1000% \
+  --filter bumpy --no-console
+expect_in "$work/err" "write: only 2 samples (fewer than 5)"
+if grep -q "is above" "$work/err"; then cat "$work/err"; fail "noise_cv=1000% still warns of the CV"; fi
 echo "analysis: ok"

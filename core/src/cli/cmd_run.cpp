@@ -11,11 +11,13 @@
 #include "report/outputs.hpp"
 #include "report/progress.hpp"
 #include "results/load.hpp"
+#include "results/noise.hpp"
 #include "run/mpi_world.hpp"
 #include "run/resume.hpp"
 #include "run/study_run.hpp"
 #include "study/builtin.hpp"
 #include "study/checks.hpp"
+#include "study/plan.hpp"
 #include "study/reader.hpp"
 #include "study/ready_studies.hpp"
 
@@ -162,6 +164,12 @@ int run_command(const global_options& global, const run_arguments& a) {
     }
     run_outcome outcome = run_study(p->s, *p->reg, observers, p->options);
 
+    // Noise shown, not hidden (results/noise.hpp), like hyperfine's warnings.
+    if (leader)
+        for (const case_result& c : outcome.result.cases)
+            for (const auto& finding : noise_findings(c, p->s.noise_cv, p->s.noise_min_samples))
+                fmt::print(stderr, "formatbench: warning: case {} ({}): {}\n", c.spec.index,
+                           describe_case(c.spec), finding);
     if (leader)
         for (const auto& e : outcome.output_errors)
             fmt::print(stderr, "formatbench: error: {}\n", e);

@@ -345,7 +345,7 @@ private:
                     const case_result* base = find_baseline(r.cases, *e->c, r.spec.baseline);
                     if (!base) continue;
                     const std::size_t k = row_of(e);
-                    s.values[k] = is_write ? speedup(write_times(*base), write_times(*e->c))
+                    s.values[k] = is_write ? write_speedup(r.cases, *base, *e->c).value
                                            : speedup(read_times(*base), read_times(*e->c));
                     all.push_back(s.values[k]);
                     any = true;

@@ -15,6 +15,7 @@
 #include "results/json.hpp"
 
 #include "results/figures.hpp"
+#include "results/noise.hpp"
 #include "study/fields.hpp"
 
 #include "base/error.hpp"
@@ -76,6 +77,7 @@ json phase_summary_to_json(const std::vector<double>& times, std::uint64_t paylo
             {"mean_s", number(s.mean)},
             {"stddev_s", number(s.stddev)},
             {"cv", number(s.cv)},
+            {"outliers", iqr_outliers(times)},
             {"throughput_mb_s", number(mb_s)}};
 }
 
@@ -474,8 +476,23 @@ json to_json(const run_context& c) {
 
 json to_json(const study_result& r) {
     json cases = json::array();
-    for (const case_result& c : r.cases)
-        cases.push_back(to_json(c));
+    for (const case_result& c : r.cases) {
+        json j = to_json(c);
+        // What needs the study or the other cases: noise findings under the
+        // study's rules, speed-ups with their intervals (noise.hpp).
+        j["noise"] = noise_findings(c, r.spec.noise_cv, r.spec.noise_min_samples);
+        if (const case_result* base = find_baseline(r.cases, c, r.spec.baseline)) {
+            auto figure = [](const speedup_estimate& e) {
+                return json{
+                    {"value", number(e.value)}, {"ci_low", number(e.ci.low)}, {"ci_high", number(e.ci.high)}};
+            };
+            j["speedup"] = {{"baseline_index", base->spec.index},
+                            {"write", figure(write_speedup(r.cases, *base, c))},
+                            {"read", figure(read_speedup(*base, c))},
+                            {"write_pooled_n", shared_write_times(r.cases, c).size()}};
+        }
+        cases.push_back(std::move(j));
+    }
     return {{"schema_version", results_schema_version},
             {"generator", std::string("formatbench ") + FB_VERSION},
             {"context", to_json(r.context)},
