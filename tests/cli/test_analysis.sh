@@ -6,7 +6,9 @@
 # --from gives times, warnings for too little disk or memory); noise shown
 # (the misbehave plugin's first write made 300 ms slow: a warning naming the
 # CV and the outlier, the console's ~ mark, the record's findings and the
-# speed-up interval; too few samples; the noise_cv key).
+# speed-up interval; too few samples; the noise_cv key); the cost model of
+# a count sweep (console section; the record's fits recomputed here from
+# the record's own medians).
 # Expected case sets are written out by hand from the study below; the
 # record is read with Python's json.
 source "$(dirname "$0")/lib.sh"
@@ -158,4 +160,46 @@ expect_status 0 "$FB" --plugin-path "$FB_TEST_PLUGINS" run noisy.yaml --set repe
   --filter bumpy --no-console
 expect_in "$work/err" "write: only 2 samples (fewer than 5)"
 if grep -q "is above" "$work/err"; then cat "$work/err"; fail "noise_cv=1000% still warns of the CV"; fi
+
+# ---- cost model of a count sweep
+cat > sweep.yaml <<'YAML'
+name: sweep
+datasets:
+  - {dtype: f64, count: [1000, 10000, 100000]}
+defaults: {repeat: 2, warmup: 0}
+formats: [raw, memory]
+YAML
+expect_status 0 "$FB" run sweep.yaml --json sweep.json
+expect_in "$work/out" "cost model: time = fixed + per value x count"
+grep -E '^ raw +write +-?[0-9.]+ µs +-?[0-9.]+ ns ' "$work/out" >/dev/null || fail "no raw write fit in the console"
+$PY - sweep.json <<'PY' || fail "cost model in the record"
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+fits = {(f["label"], f["phase"]): f for f in d["cost_model"]["fits"]}
+assert set(fits) == {("raw", "write"), ("memory", "write"), ("raw", "read"), ("memory", "read")}, set(fits)
+for (label, phase), f in fits.items():
+    pts = [(c["dataset"]["count"], statistics.median(s[phase]["wall_s"] for s in c["samples"]))
+           for c in d["cases"] if c["format"]["label"] == label]
+    # weighted least squares, weights 1/t^2, by the normal equations
+    w = [1 / t ** 2 for _, t in pts]
+    S = sum(w); Sx = sum(wi * n for wi, (n, _) in zip(w, pts)); Sy = sum(wi * t for wi, (_, t) in zip(w, pts))
+    Sxx = sum(wi * n * n for wi, (n, _) in zip(w, pts)); Sxy = sum(wi * n * t for wi, (n, t) in zip(w, pts))
+    b = (S * Sxy - Sx * Sy) / (S * Sxx - Sx * Sx); a = (Sy - b * Sx) / S
+    assert abs(f["fixed_us"] - a * 1e6) <= 1e-6 * max(1, abs(a * 1e6)), (label, phase, f, a)
+    assert abs(f["per_value_ns"] - b * 1e9) <= 1e-6 * max(1, abs(b * 1e9)), (label, phase, f, b)
+    assert f["points"] == 3 and f["min_count"] == 1000 and f["max_count"] == 100000, f
+PY
+# ... and the HTML report's small table
+expect_status 0 "$FB" report sweep.json -o sweep.html
+$PY - sweep.html <<'PY' || fail "cost model in the report"
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.cells = []; self.text = []
+    def handle_data(self, d): self.text.append(d)
+p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read())
+text = " ".join(p.text)
+assert "cost model: time = fixed + per value x count" in text
+assert "per value" in text and "max residual" in text
+PY
 echo "analysis: ok"

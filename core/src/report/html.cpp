@@ -258,6 +258,12 @@ private:
                 h += "</ul>\n";
             }
         }
+        if (const auto fits = fit_cost_models(in.result.cases); !fits.empty()) {
+            h += "<p class=\"note\">" + escape(std::string(detail::cost_model_title)) + ":</p>\n";
+            h += html_table(detail::cost_model_table(fits));
+            for (const auto& l : detail::crossover_lines(find_crossovers(fits)))
+                h += "<p class=\"note\">" + escape(l) + "</p>\n";
+        }
         h += "<ul class=\"legend-text\">\n";
         for (const auto& l : detail::legend(in.result))
             h += "<li>" + escape(l) + "</li>\n";

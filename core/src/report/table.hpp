@@ -8,6 +8,7 @@
 #pragma once
 
 #include "report/units.hpp"
+#include "results/cost_model.hpp"
 #include "results/figures.hpp"
 #include "results/noise.hpp"
 #include "results/result.hpp"
@@ -193,6 +194,33 @@ inline results_table rank_table(const dataset_group& g) {
     }
     return t;
 }
+
+// The cost model of a count sweep (cost_model.hpp): format | phase | fixed
+// | per value | R² | max residual | counts; no rows without a sweep.
+inline results_table cost_model_table(const std::vector<cost_fit>& fits) {
+    results_table t;
+    t.header = {"format", "phase", "fixed", "per value", "R\u00b2", "max residual", "counts"};
+    t.numeric = {false, false, true, true, true, true, false};
+    for (const cost_fit& f : fits)
+        t.rows.push_back({f.label, f.write ? "write" : "read", fmt::format("{:.1f} \u00b5s", f.fit.a * 1e6),
+                          fmt::format("{:.2f} ns", f.fit.b * 1e9), fmt::format("{:.4f}", f.fit.r2),
+                          fmt::format("{:.1f}%", f.fit.max_rel_residual * 100),
+                          fmt::format("{}..{} ({})", f.min_count, f.max_count, f.points)});
+    return t;
+}
+
+// "write: raw overtakes ascii-fixed16 at 1.23e+03 values (ascii-fixed16 is faster below)"
+inline std::vector<std::string> crossover_lines(const std::vector<crossover>& found) {
+    std::vector<std::string> lines;
+    for (const crossover& x : found)
+        lines.push_back(fmt::format("{}: {} overtakes {} at {:.3g} values ({} is faster below)",
+                                    x.write ? "write" : "read", x.large, x.small, x.count, x.small));
+    return lines;
+}
+
+inline const char* cost_model_title =
+    "cost model: time = fixed + per value x count, fitted per format over the swept counts (least squares of "
+    "the relative error)";
 
 // The definitions printed once under the table(s).
 inline std::vector<std::string> legend(const study_result& r) {

@@ -14,6 +14,7 @@
 //    not know, so a later minor addition does not break older readers.
 #include "results/json.hpp"
 
+#include "results/cost_model.hpp"
 #include "results/figures.hpp"
 #include "results/noise.hpp"
 #include "study/fields.hpp"
@@ -493,11 +494,32 @@ json to_json(const study_result& r) {
         }
         cases.push_back(std::move(j));
     }
-    return {{"schema_version", results_schema_version},
-            {"generator", std::string("formatbench ") + FB_VERSION},
-            {"context", to_json(r.context)},
-            {"study", study_to_json(r.spec)},
-            {"cases", cases}};
+    json j = {{"schema_version", results_schema_version},
+              {"generator", std::string("formatbench ") + FB_VERSION},
+              {"context", to_json(r.context)},
+              {"study", study_to_json(r.spec)},
+              {"cases", cases}};
+    // A count sweep's cost model (cost_model.hpp), derived like the summaries.
+    if (const auto fits = fit_cost_models(r.cases); !fits.empty()) {
+        json f = json::array(), x = json::array();
+        for (const cost_fit& c : fits)
+            f.push_back({{"label", c.label},
+                         {"phase", c.write ? "write" : "read"},
+                         {"fixed_us", number(c.fit.a * 1e6)},
+                         {"per_value_ns", number(c.fit.b * 1e9)},
+                         {"r2", number(c.fit.r2)},
+                         {"max_rel_residual", number(c.fit.max_rel_residual)},
+                         {"points", c.points},
+                         {"min_count", c.min_count},
+                         {"max_count", c.max_count}});
+        for (const crossover& c : find_crossovers(fits))
+            x.push_back({{"phase", c.write ? "write" : "read"},
+                         {"faster_below", c.small},
+                         {"faster_above", c.large},
+                         {"count", number(c.count)}});
+        j["cost_model"] = {{"fits", f}, {"crossovers", x}};
+    }
+    return j;
 }
 
 case_spec case_spec_from_json(const json& j) {
