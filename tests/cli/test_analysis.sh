@@ -171,7 +171,7 @@ formats: [raw, memory]
 YAML
 expect_status 0 "$FB" run sweep.yaml --json sweep.json
 expect_in "$work/out" "cost model: time = fixed + per value x count"
-grep -E '^ raw +write +-?[0-9.]+ µs +-?[0-9.]+ ns ' "$work/out" >/dev/null || fail "no raw write fit in the console"
+grep -E '^ raw +write +-?[0-9.e+-]+ µs +-?[0-9.e+-]+ ns ' "$work/out" >/dev/null || fail "no raw write fit in the console"
 $PY - sweep.json <<'PY' || fail "cost model in the record"
 import json, statistics, sys
 d = json.load(open(sys.argv[1]))

@@ -202,8 +202,8 @@ inline results_table cost_model_table(const std::vector<cost_fit>& fits) {
     t.header = {"format", "phase", "fixed", "per value", "R\u00b2", "max residual", "counts"};
     t.numeric = {false, false, true, true, true, true, false};
     for (const cost_fit& f : fits)
-        t.rows.push_back({f.label, f.write ? "write" : "read", fmt::format("{:.1f} \u00b5s", f.fit.a * 1e6),
-                          fmt::format("{:.2f} ns", f.fit.b * 1e9), fmt::format("{:.4f}", f.fit.r2),
+        t.rows.push_back({f.label, f.write ? "write" : "read", fmt::format("{:.3g} \u00b5s", f.fit.a * 1e6),
+                          fmt::format("{:.3g} ns", f.fit.b * 1e9), fmt::format("{:.4f}", f.fit.r2),
                           fmt::format("{:.1f}%", f.fit.max_rel_residual * 100),
                           fmt::format("{}..{} ({})", f.min_count, f.max_count, f.points)});
     return t;
