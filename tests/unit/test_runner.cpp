@@ -413,3 +413,25 @@ TEST(schedule, batches_fit_the_memory_budget) {
     EXPECT_EQ(fb::case_memory_bytes(big, 1000), 3u * 4096);
     EXPECT_EQ(fb::case_memory_bytes(big, 1u << 30), 16'000'000u);
 }
+
+TEST(runner, unselected_cases_are_not_run_and_not_failed) {
+    fb::mock_executor ex;
+    fb::study s = study_of(3, 1, 0);
+    fb::runner_options o;
+    o.selected = {false, true, false};
+    auto out = run(s, ex, o);
+    EXPECT_EQ(ex.trace, (strings{"start 1", "repetition 1", "finish 1"}));
+    ASSERT_EQ(out.result.cases.size(), 1u);
+    EXPECT_EQ(out.result.cases[0].spec.index, 1u) << "the case keeps its number in the full plan";
+    EXPECT_FALSE(out.any_failed) << "a case left out by --filter is not a failure";
+    // A resumed case is kept even when not selected; a selected one that
+    // does not finish still fails the run.
+    fb::case_result earlier;
+    earlier.spec = s.cases[0];
+    o.resumed[s.cases[0].key] = earlier;
+    ex.trace.clear();
+    out = run(s, ex, o);
+    EXPECT_EQ(ex.trace, (strings{"start 1", "repetition 1", "finish 1"}));
+    EXPECT_EQ(out.result.cases.size(), 2u);
+    EXPECT_FALSE(out.any_failed);
+}

@@ -627,12 +627,17 @@ TEST(Numbers, MarkdownAndConsoleShowTheValuesWithUnits) {
     const std::string md = render(r, "markdown");
     SCOPED_TRACE(md);
     // format | write | read | write MB/s | read MB/s | file | ratio | ... | write speed-up | read speed-up
-    EXPECT_NE(md.find("| text | 3.00 ms \u00b188% | 2.00 ms \u00b10.0% | 2000 | 3000 | 12.0 MB | 0.50 |"),
+    // " ~" marks noise (noise_cv 10%, noise_min_samples 5): text's write CV
+    // is 88%; fast has 3 samples. The write speed-up's 95% interval: a
+    // resampled median of text's 1 2 3 4 10 ms is 1 ms (or 10 ms) with
+    // probability P(3 or more of 5 draws) = 5.8% > 2.5%, so the bounds are
+    // 1/0.5 = 2 and 10/0.5 = 20; the reads never vary: no interval.
+    EXPECT_NE(md.find("| text | 3.00 ms \u00b188% ~ | 2.00 ms \u00b10.0% | 2000 | 3000 | 12.0 MB | 0.50 |"),
               std::string::npos);
     EXPECT_NE(
-        md.find("| fast | 500 \u00b5s \u00b10.0% | 1.00 ms \u00b10.0% | 12000 | 6000 | 6.00 MB | 1.00 |"),
+        md.find("| fast | 500 \u00b5s \u00b10.0% ~ | 1.00 ms \u00b10.0% ~ | 12000 | 6000 | 6.00 MB | 1.00 |"),
         std::string::npos);
-    EXPECT_NE(md.find("| 6.00x | 2.00x |"), std::string::npos);
+    EXPECT_NE(md.find("| 6.00x [2.00, 20.0] | 2.00x |"), std::string::npos);
     const std::string console = render(r, "console");
     EXPECT_NE(console.find("3.00 ms"), std::string::npos) << console;
     EXPECT_NE(console.find("6.00x"), std::string::npos) << console;

@@ -1,14 +1,25 @@
-// `formatbench plan STUDY [--set k=v]...`: reads the study, checks every
-// format against its plugin (existence, dtypes, options) and prints the
-// expanded cases. Runs no I/O; a bad study, or an output of the study that
-// cannot be written, exits with status 2.
+// `formatbench plan STUDY [--set k=v]... [--filter EXPR]... [--from RESULTS]`:
+// reads the study, checks every format against its plugin (existence,
+// dtypes, options) and prints the expanded cases (those --filter and
+// --exclude select) with what each needs (run/estimate.hpp): disk, memory
+// and, from an earlier run, time; warns on stderr when the data folder's
+// free space or the memory limit is short. Runs no I/O; a bad study, or an
+// output of the study that cannot be written, exits with status 2.
+#include "base/error.hpp"
 #include "base/install_dirs.hpp"
 #include "cli/commands.hpp"
 #include "report/outputs.hpp"
+#include "report/units.hpp"
+#include "results/figures.hpp"
+#include "results/load.hpp"
+#include "run/estimate.hpp"
+#include "run/schedule.hpp"
+#include "run/system_info.hpp"
 #include "study/checks.hpp"
 #include "study/plan.hpp"
 #include "study/reader.hpp"
 #include "study/ready_studies.hpp"
+#include "study/select.hpp"
 
 #include <fmt/format.h>
 
@@ -16,11 +27,121 @@
 
 namespace formatbench::cli {
 
+std::vector<bool> selected_cases(const study& s, const std::vector<std::string>& filters,
+                                 const std::vector<std::string>& excludes, bool notes) {
+    std::vector<bool> selected = select_cases(s, filters, excludes);
+    for (std::size_t i : baselines_to_add(s, selected)) {
+        selected[i] = true;
+        if (notes)
+            fmt::print(stderr,
+                       "formatbench: note: case {} ({}) runs too: it is the baseline of selected cases\n", i,
+                       describe_case(s.cases[i]));
+    }
+    return selected;
+}
+
+void add_selection_options(CLI::App& command, std::vector<std::string>& filters,
+                           std::vector<std::string>& excludes) {
+    command
+        .add_option(
+            "--filter", filters,
+            "run only the cases that match (repeatable: all must match): FIELD=GLOB, FIELD=~REGEX, or a "
+            "GLOB or ~REGEX matched against the format label; e.g. --filter 'zlib*' --filter chunk=64KiB")
+        ->type_name("EXPR")
+        ->allow_extra_args(false);
+    command
+        .add_option("--exclude", excludes,
+                    "leave out the cases that match (repeatable; same syntax as --filter)")
+        ->type_name("EXPR")
+        ->allow_extra_args(false);
+}
+
+namespace {
+
+using detail::format_bytes;
+using detail::format_duration;
+
+template <class Arguments>
+void print_estimated_plan(const study& s, const registry& reg, const std::vector<bool>& selected,
+                          const Arguments& a) {
+    std::uint64_t in_memory = default_in_memory_bytes();
+    if (!a.memory_limit.empty()) {
+        auto bytes = parse_bytes(a.memory_limit);
+        if (!bytes || *bytes == 0)
+            throw usage_error(
+                fmt::format("--memory-limit: expected a size like 512MiB or 2GB, got '{}'", a.memory_limit));
+        in_memory = *bytes;
+    }
+    std::vector<case_result> earlier;
+    if (!a.from.empty()) earlier = load_results_source(a.from).cases;
+    const std::uint64_t usable = usable_memory_bytes();
+
+    plan_column disk{"DISK", {}}, memory{"MEMORY", {}}, time{"TIME", {}};
+    std::uint64_t total_disk = 0, largest_disk = 0;
+    double total_seconds = 0;
+    std::size_t timed = 0, shown = 0;
+    std::vector<std::string> warnings;
+    for (const case_spec& c : s.cases) {
+        const std::uint64_t bytes = file_size_bound(c, reg.find(c.format.plugin));
+        const std::uint64_t held = case_memory_bytes(c, in_memory);
+        const bool streamed = c.dataset.count * dtype_size(c.dataset.type) > in_memory;
+        disk.cells.push_back(format_bytes(bytes));
+        memory.cells.push_back(format_bytes(held) + (streamed ? " (streamed)" : ""));
+        std::string source;
+        const auto seconds = earlier.empty() ? std::nullopt : estimate_seconds(c, earlier, &source);
+        time.cells.push_back(seconds ? format_duration(*seconds) + (source == "same case" ? "" : " ~") : "?");
+        if (!selected.empty() && !selected[c.index]) continue;
+        ++shown;
+        total_disk += bytes;
+        largest_disk = std::max(largest_disk, bytes);
+        if (seconds) total_seconds += *seconds, ++timed;
+        if (held > usable / 2)
+            warnings.push_back(fmt::format(
+                "case {} ({}) holds {} in memory, more than half of the {} this process may use; lower "
+                "--memory-limit so that it is streamed, or give it a smaller chunk",
+                c.index, describe_case(c), format_bytes(held), format_bytes(usable)));
+    }
+    std::vector<plan_column> extra{disk, memory};
+    if (!earlier.empty()) extra.push_back(time);
+    print_plan(s, std::cout, selected, extra);
+
+    // Cases run one after the other and each removes its file: the largest
+    // file must fit, and all of them when the files are kept.
+    const std::string folder = data_folder(s);
+    const auto free = free_bytes(folder);
+    std::cout << fmt::format("\n  disk: at most {} per case, {} for all {} cases{}; {} free in {}\n",
+                             format_bytes(largest_disk), format_bytes(total_disk), shown,
+                             s.keep_files ? " (files kept)" : " (each file removed after its case)",
+                             free ? format_bytes(*free) : "?", folder);
+    std::cout << fmt::format(
+        "  memory: data sets over {} are streamed (--memory-limit); this process may use {}\n",
+        format_bytes(in_memory), format_bytes(usable));
+    if (!earlier.empty())
+        std::cout << fmt::format(
+            "  time: about {} for the {} of {} cases {} has a match for (~: scaled by count; "
+            "without data generation and verification)\n",
+            format_duration(total_seconds), timed, shown, a.from);
+    const std::uint64_t need = s.keep_files ? total_disk : largest_disk;
+    if (free && need > *free)
+        warnings.insert(
+            warnings.begin(),
+            fmt::format("{} may need up to {} of disk in {}, which has {} free; free some space or "
+                        "give --directory another folder",
+                        s.keep_files ? "the cases (files kept)" : "the largest case", format_bytes(need),
+                        folder, format_bytes(*free)));
+    for (const auto& w : warnings)
+        fmt::print(stderr, "formatbench: warning: {}\n", w);
+}
+
+} // namespace
+
 void add_plan_command(CLI::App& app, const global_options& global, command_action& action) {
     // Parsed values live as long as the callbacks that read them.
     struct arguments {
         std::string study;
         std::vector<std::string> sets;
+        std::vector<std::string> filters, excludes;
+        std::string from, memory_limit, directory;
     };
     auto args = std::make_shared<arguments>();
 
@@ -31,6 +152,18 @@ void add_plan_command(CLI::App& app, const global_options& global, command_actio
                      "'defaults.chunk=[4096, whole]'")
         ->type_name("KEY=VALUE")
         ->allow_extra_args(false);
+    add_selection_options(*plan, args->filters, args->excludes);
+    plan->add_option("--from", args->from,
+                     "estimate each case's run time from an earlier run (its JSON record or JSON Lines log)")
+        ->check(CLI::ExistingFile)
+        ->type_name("FILE");
+    plan->add_option("--memory-limit", args->memory_limit,
+                     "as for run: the largest data set held in memory, for the memory estimates")
+        ->type_name("SIZE");
+    plan->add_option(
+            "--directory", args->directory,
+            "as for run: the folder for data files, whose free space plan compares with the cases' needs")
+        ->type_name("DIR");
     plan->callback([&global, &action, args] {
         action = [&global, args] {
             study s = load_study_file(resolve_study_argument(args->study, ready_study_dir()), args->sets);
@@ -40,7 +173,8 @@ void add_plan_command(CLI::App& app, const global_options& global, command_actio
             check_study_plugins(s, *reg);
             check_study_paths(s);
             check_outputs(s.outputs);
-            print_plan(s, std::cout);
+            if (!args->directory.empty()) set_study_setting(s, "directory", args->directory, "--directory");
+            print_estimated_plan(s, *reg, selected_cases(s, args->filters, args->excludes, true), *args);
             return exit_ok;
         };
     });

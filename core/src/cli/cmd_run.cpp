@@ -11,11 +11,13 @@
 #include "report/outputs.hpp"
 #include "report/progress.hpp"
 #include "results/load.hpp"
+#include "results/noise.hpp"
 #include "run/mpi_world.hpp"
 #include "run/resume.hpp"
 #include "run/study_run.hpp"
 #include "study/builtin.hpp"
 #include "study/checks.hpp"
+#include "study/plan.hpp"
 #include "study/reader.hpp"
 #include "study/ready_studies.hpp"
 
@@ -33,6 +35,7 @@ namespace {
 struct run_arguments {
     std::string study_file;
     std::vector<std::string> sets;
+    std::vector<std::string> filters, excludes; // --filter, --exclude
     std::string resume;
     std::map<std::string, std::string> output_paths; // by output name, from --NAME FILE
     bool no_console = false;
@@ -59,9 +62,10 @@ struct prepared_run {
 prepared_run prepare(const global_options& global, const run_arguments& a, bool leader) {
     prepared_run p;
     study& s = p.s;
-    s = a.study_file.empty() ? load_study_text(std::string(builtin_stream_io_study()),
-                                               "<builtin:configs/stream-io.yaml>", a.sets)
-                             : load_study_file(resolve_study_argument(a.study_file, ready_study_dir()), a.sets);
+    s = a.study_file.empty()
+            ? load_study_text(std::string(builtin_stream_io_study()), "<builtin:configs/stream-io.yaml>",
+                              a.sets)
+            : load_study_file(resolve_study_argument(a.study_file, ready_study_dir()), a.sets);
     if (a.keep_files) set_study_setting(s, "keep_files", "true", "--keep-files");
     if (!a.directory.empty()) set_study_setting(s, "directory", a.directory, "--directory");
     global_options quiet = global;
@@ -71,6 +75,7 @@ prepared_run prepare(const global_options& global, const run_arguments& a, bool 
         if (leader) fmt::print(stderr, "formatbench: note: {}\n", note);
     check_study_plugins(s, *p.reg);
     check_study_paths(s);
+    p.options.selected = selected_cases(s, a.filters, a.excludes, leader);
 
     // What --resume keeps, and where the log goes: a resumed log is appended
     // to unless --log names another one.
@@ -159,6 +164,12 @@ int run_command(const global_options& global, const run_arguments& a) {
     }
     run_outcome outcome = run_study(p->s, *p->reg, observers, p->options);
 
+    // Noise shown, not hidden (results/noise.hpp), like hyperfine's warnings.
+    if (leader)
+        for (const case_result& c : outcome.result.cases)
+            for (const auto& finding : noise_findings(c, p->s.noise_cv, p->s.noise_min_samples))
+                fmt::print(stderr, "formatbench: warning: case {} ({}): {}\n", c.spec.index,
+                           describe_case(c.spec), finding);
     if (leader)
         for (const auto& e : outcome.output_errors)
             fmt::print(stderr, "formatbench: error: {}\n", e);
@@ -182,6 +193,7 @@ void add_run_command(CLI::App& app, const global_options& global, command_action
     run->add_option("--set", a->sets, "override a study key, e.g. --set repeat=10 --set datasets.0.count=1e7")
         ->type_name("KEY=VALUE")
         ->allow_extra_args(false); // one KEY=VALUE per flag: `run --set repeat=1 scaling` keeps STUDY
+    add_selection_options(*run, a->filters, a->excludes);
     run->add_option(
            "--resume", a->resume,
            "keep the finished cases of an earlier run (its JSON Lines log or its JSON record), run the "

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "host/registry.hpp"
+#include "study/study.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -36,6 +37,15 @@ std::unique_ptr<registry> load_plugins(const global_options& global,
 // argument of run and plan, and the footer of `formatbench --help`.
 std::string study_argument_help();
 std::string main_help_footer();
+
+// --filter and --exclude of run and plan (study/select.hpp), with the
+// baselines of the selected cases added (a note on stderr for each when
+// `notes`); empty when neither flag is given. cmd_plan.cpp.
+std::vector<bool> selected_cases(const study& s, const std::vector<std::string>& filters,
+                                 const std::vector<std::string>& excludes, bool notes);
+// Adds --filter and --exclude to `command`.
+void add_selection_options(CLI::App& command, std::vector<std::string>& filters,
+                           std::vector<std::string>& excludes);
 
 void add_plugins_commands(CLI::App& app, const global_options& global, command_action& action);
 // `formatbench plan STUDY [--set k=v]...` (cmd_plan.cpp)

@@ -102,6 +102,12 @@ private:
             for (const std::string& f : t.failures)
                 out << " ! " << indent_continuation(f) << '\n';
         }
+        if (const auto fits = fit_cost_models(r.cases); !fits.empty()) {
+            out << '\n' << cost_model_title << ":\n\n";
+            print_table(cost_model_table(fits), out);
+            for (const std::string& l : crossover_lines(find_crossovers(fits)))
+                out << " " << l << '\n';
+        }
         out << '\n';
         for (const std::string& l : legend(r))
             out << l << '\n';

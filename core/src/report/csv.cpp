@@ -142,7 +142,7 @@ public:
                      std::to_string(c.verify.mismatches),
                      num(c.verify.max_abs_error),
                      num(c.verify.max_rel_error),
-                     base ? num(speedup(write_times(*base), w)) : "",
+                     base ? num(write_speedup(r.cases, *base, c).value) : "",
                      base ? num(speedup(read_times(*base), rd)) : "",
                      std::to_string(c.ranks),
                  })

@@ -260,6 +260,12 @@ private:
                 h += "</ul>\n";
             }
         }
+        if (const auto fits = fit_cost_models(in.result.cases); !fits.empty()) {
+            h += "<p class=\"note\">" + escape(std::string(detail::cost_model_title)) + ":</p>\n";
+            h += html_table(detail::cost_model_table(fits));
+            for (const auto& l : detail::crossover_lines(find_crossovers(fits)))
+                h += "<p class=\"note\">" + escape(l) + "</p>\n";
+        }
         h += "<ul class=\"legend-text\">\n";
         for (const auto& l : detail::legend(in.result))
             h += "<li>" + escape(l) + "</li>\n";
@@ -347,7 +353,7 @@ private:
                     const case_result* base = find_baseline(r.cases, *e->c, r.spec.baseline);
                     if (!base) continue;
                     const std::size_t k = row_of(e);
-                    s.values[k] = is_write ? speedup(write_times(*base), write_times(*e->c))
+                    s.values[k] = is_write ? write_speedup(r.cases, *base, *e->c).value
                                            : speedup(read_times(*base), read_times(*e->c));
                     all.push_back(s.values[k]);
                     any = true;

@@ -8,7 +8,9 @@
 #pragma once
 
 #include "report/units.hpp"
+#include "results/cost_model.hpp"
 #include "results/figures.hpp"
+#include "results/noise.hpp"
 #include "results/result.hpp"
 #include "results/stats.hpp"
 
@@ -65,6 +67,20 @@ inline std::string context_line(const run_context& c) {
     return line;
 }
 
+// "12.3x [11.8, 12.9]": the speed-up and its 95% interval; the baseline
+// against itself and single samples, where the interval says nothing, as
+// the factor alone.
+inline std::string format_speedup(const speedup_estimate& e) {
+    const std::string value = format_factor(e.value);
+    if (value == "-" || !std::isfinite(e.ci.low) || !std::isfinite(e.ci.high) || e.ci.low == e.ci.high)
+        return value;
+    auto bound = [](double f) {
+        const std::string t = format_factor(f);
+        return t.substr(0, t.size() - 1); // without the x
+    };
+    return fmt::format("{} [{}, {}]", value, bound(e.ci.low), bound(e.ci.high));
+}
+
 struct results_table {
     std::vector<std::string> header;
     std::vector<bool> numeric; // right-aligned column
@@ -96,13 +112,16 @@ inline results_table dataset_table(const study_result& r, const dataset_group& g
     for (const case_result* c : g.cases) {
         const std::vector<double> w = write_times(*c), rd = read_times(*c);
         const summary sw = summarize(w), sr = summarize(rd);
-        auto timed = [](const summary& s) {
+        // A noisy phase (noise.hpp) ends in " ~".
+        auto timed = [&](const summary& s, const std::vector<double>& times) {
             const std::string spread = format_spread(s.n, s.cv);
-            return format_duration(s.median) + (spread.empty() ? "" : " " + spread);
+            const bool noisy = c->status == case_status::ok &&
+                               assess_phase(times, r.spec.noise_cv, r.spec.noise_min_samples).noisy();
+            return format_duration(s.median) + (spread.empty() ? "" : " " + spread) + (noisy ? " ~" : "");
         };
         std::vector<std::string> row = {row_label(*c, g),
-                                        timed(sw),
-                                        timed(sr),
+                                        timed(sw, w),
+                                        timed(sr, rd),
                                         format_rate(throughput_mb_s(c->payload_bytes, sw.median)),
                                         format_rate(throughput_mb_s(c->payload_bytes, sr.median)),
                                         c->file_bytes > 0 ? format_bytes(c->file_bytes) : "-",
@@ -112,8 +131,8 @@ inline results_table dataset_table(const study_result& r, const dataset_group& g
         if (with_speedup) {
             const case_result* base = find_baseline(r.cases, *c, r.spec.baseline);
             if (!base) t.baseline_missing = true;
-            row.push_back(base ? format_factor(speedup(write_times(*base), w)) : "-");
-            row.push_back(base ? format_factor(speedup(read_times(*base), rd)) : "-");
+            row.push_back(base ? format_speedup(write_speedup(r.cases, *base, *c)) : "-");
+            row.push_back(base ? format_speedup(read_speedup(*base, *c)) : "-");
         }
         row.emplace_back(to_string(c->status));
         t.rows.push_back(std::move(row));
@@ -176,6 +195,33 @@ inline results_table rank_table(const dataset_group& g) {
     return t;
 }
 
+// The cost model of a count sweep (cost_model.hpp): format | phase | fixed
+// | per value | R² | max residual | counts; no rows without a sweep.
+inline results_table cost_model_table(const std::vector<cost_fit>& fits) {
+    results_table t;
+    t.header = {"format", "phase", "fixed", "per value", "R\u00b2", "max residual", "counts"};
+    t.numeric = {false, false, true, true, true, true, false};
+    for (const cost_fit& f : fits)
+        t.rows.push_back({f.label, f.write ? "write" : "read", fmt::format("{:.3g} \u00b5s", f.fit.a * 1e6),
+                          fmt::format("{:.3g} ns", f.fit.b * 1e9), fmt::format("{:.4f}", f.fit.r2),
+                          fmt::format("{:.1f}%", f.fit.max_rel_residual * 100),
+                          fmt::format("{}..{} ({})", f.min_count, f.max_count, f.points)});
+    return t;
+}
+
+// "write: raw overtakes ascii-fixed16 at 1.23e+03 values (ascii-fixed16 is faster below)"
+inline std::vector<std::string> crossover_lines(const std::vector<crossover>& found) {
+    std::vector<std::string> lines;
+    for (const crossover& x : found)
+        lines.push_back(fmt::format("{}: {} overtakes {} at {:.3g} values ({} is faster below)",
+                                    x.write ? "write" : "read", x.large, x.small, x.count, x.small));
+    return lines;
+}
+
+inline const char* cost_model_title =
+    "cost model: time = fixed + per value x count, fitted per format over the swept counts (least squares of "
+    "the relative error)";
+
 // The definitions printed once under the table(s).
 inline std::vector<std::string> legend(const study_result& r) {
     std::vector<std::string> lines = {
@@ -196,10 +242,28 @@ inline std::vector<std::string> legend(const study_result& r) {
             "{} MPI ranks: write, read = aggregate time, from the first rank's start to the last rank's end; "
             "MB/s = all ranks' payload / that time; rank times: each rank's own",
             r.context.ranks));
-    if (!r.spec.baseline.empty())
+    if (!r.spec.baseline.empty()) {
         lines.push_back(fmt::format("speed-up: median time of baseline '{}' / median time of the row "
                                     "(the reference program's enhancement factor)",
                                     r.spec.baseline));
+        lines.emplace_back(
+            "[low, high]: 95% bootstrap interval of the speed-up (2000 resamples of both rows)");
+        bool cache_pairs = false;
+        for (const case_result& c : r.cases)
+            cache_pairs |= shared_write_times(r.cases, c).size() > c.samples.size();
+        if (cache_pairs)
+            lines.emplace_back(
+                "rows that differ only in cache share their write phase: their write speed-up is "
+                "from the pooled write samples of those rows");
+    }
+    bool noisy = false;
+    for (const case_result& c : r.cases)
+        noisy |= !noise_findings(c, r.spec.noise_cv, r.spec.noise_min_samples).empty();
+    if (noisy)
+        lines.push_back(
+            fmt::format("~: noisy timing: CV above {:g}%, fewer than {} samples, or outliers beyond 1.5 "
+                        "IQR (noise_cv, noise_min_samples)",
+                        r.spec.noise_cv * 100, r.spec.noise_min_samples));
     return lines;
 }
 

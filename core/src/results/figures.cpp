@@ -97,6 +97,22 @@ const case_result* find_baseline(const std::vector<case_result>& all, const case
     return best;
 }
 
+std::vector<std::size_t> baselines_to_add(const study& s, const std::vector<bool>& selected) {
+    if (s.baseline.empty() || selected.empty()) return {};
+    std::vector<case_result> all(s.cases.size());
+    for (std::size_t i = 0; i < s.cases.size(); ++i)
+        all[i].spec = s.cases[i];
+    std::vector<bool> needed(s.cases.size(), false);
+    for (std::size_t i = 0; i < s.cases.size(); ++i)
+        if (selected.at(i))
+            if (const case_result* b = find_baseline(all, all[i], s.baseline))
+                needed[static_cast<std::size_t>(b - all.data())] = true;
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < s.cases.size(); ++i)
+        if (needed[i] && !selected[i]) out.push_back(i);
+    return out;
+}
+
 double speedup(const std::vector<double>& baseline_times, const std::vector<double>& times) {
     if (baseline_times.empty() || times.empty()) return not_a_number;
     const double b = summarize(baseline_times).median, t = summarize(times).median;

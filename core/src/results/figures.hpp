@@ -53,6 +53,11 @@ bool label_matches(const format_spec& f, const std::string& baseline);
 const case_result* find_baseline(const std::vector<case_result>& all, const case_result& c,
                                  const std::string& baseline);
 
+// The cases a selection (--filter, --exclude; study/select.hpp) leaves out
+// that are the baseline (find_baseline) of a selected case, in plan order:
+// they run too, so that the selected cases keep their speed-ups.
+std::vector<std::size_t> baselines_to_add(const study& s, const std::vector<bool>& selected);
+
 // Baseline median / this median; NaN when either has no samples.
 double speedup(const std::vector<double>& baseline_times, const std::vector<double>& times);
 

@@ -14,7 +14,9 @@
 //    not know, so a later minor addition does not break older readers.
 #include "results/json.hpp"
 
+#include "results/cost_model.hpp"
 #include "results/figures.hpp"
+#include "results/noise.hpp"
 #include "study/fields.hpp"
 
 #include "base/error.hpp"
@@ -76,6 +78,7 @@ json phase_summary_to_json(const std::vector<double>& times, std::uint64_t paylo
             {"mean_s", number(s.mean)},
             {"stddev_s", number(s.stddev)},
             {"cv", number(s.cv)},
+            {"outliers", iqr_outliers(times)},
             {"throughput_mb_s", number(mb_s)}};
 }
 
@@ -474,13 +477,49 @@ json to_json(const run_context& c) {
 
 json to_json(const study_result& r) {
     json cases = json::array();
-    for (const case_result& c : r.cases)
-        cases.push_back(to_json(c));
-    return {{"schema_version", results_schema_version},
-            {"generator", std::string("formatbench ") + FB_VERSION},
-            {"context", to_json(r.context)},
-            {"study", study_to_json(r.spec)},
-            {"cases", cases}};
+    for (const case_result& c : r.cases) {
+        json j = to_json(c);
+        // What needs the study or the other cases: noise findings under the
+        // study's rules, speed-ups with their intervals (noise.hpp).
+        j["noise"] = noise_findings(c, r.spec.noise_cv, r.spec.noise_min_samples);
+        if (const case_result* base = find_baseline(r.cases, c, r.spec.baseline)) {
+            auto figure = [](const speedup_estimate& e) {
+                return json{
+                    {"value", number(e.value)}, {"ci_low", number(e.ci.low)}, {"ci_high", number(e.ci.high)}};
+            };
+            j["speedup"] = {{"baseline_index", base->spec.index},
+                            {"write", figure(write_speedup(r.cases, *base, c))},
+                            {"read", figure(read_speedup(*base, c))},
+                            {"write_pooled_n", shared_write_times(r.cases, c).size()}};
+        }
+        cases.push_back(std::move(j));
+    }
+    json j = {{"schema_version", results_schema_version},
+              {"generator", std::string("formatbench ") + FB_VERSION},
+              {"context", to_json(r.context)},
+              {"study", study_to_json(r.spec)},
+              {"cases", cases}};
+    // A count sweep's cost model (cost_model.hpp), derived like the summaries.
+    if (const auto fits = fit_cost_models(r.cases); !fits.empty()) {
+        json f = json::array(), x = json::array();
+        for (const cost_fit& c : fits)
+            f.push_back({{"label", c.label},
+                         {"phase", c.write ? "write" : "read"},
+                         {"fixed_us", number(c.fit.a * 1e6)},
+                         {"per_value_ns", number(c.fit.b * 1e9)},
+                         {"r2", number(c.fit.r2)},
+                         {"max_rel_residual", number(c.fit.max_rel_residual)},
+                         {"points", c.points},
+                         {"min_count", c.min_count},
+                         {"max_count", c.max_count}});
+        for (const crossover& c : find_crossovers(fits))
+            x.push_back({{"phase", c.write ? "write" : "read"},
+                         {"faster_below", c.small},
+                         {"faster_above", c.large},
+                         {"count", number(c.count)}});
+        j["cost_model"] = {{"fits", f}, {"crossovers", x}};
+    }
+    return j;
 }
 
 case_spec case_spec_from_json(const json& j) {

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <random>
 
 namespace formatbench {
 namespace {
@@ -53,7 +54,51 @@ std::vector<double> u_frequencies(std::size_t n1, std::size_t n2) {
     return prev[n2];
 }
 
+// The median of v, reordering it.
+double median_in_place(std::vector<double>& v) {
+    const std::size_t n = v.size(), mid = n / 2;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+    const double upper = v[mid];
+    if (n % 2) return upper;
+    return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
+}
+
 } // namespace
+
+double quantile(std::vector<double> samples, double q) {
+    if (samples.empty()) return std::numeric_limits<double>::quiet_NaN();
+    std::sort(samples.begin(), samples.end());
+    const double h = (static_cast<double>(samples.size()) - 1) * std::clamp(q, 0.0, 1.0);
+    const auto lo = static_cast<std::size_t>(std::floor(h));
+    const std::size_t hi = std::min(lo + 1, samples.size() - 1);
+    return samples[lo] + (h - static_cast<double>(lo)) * (samples[hi] - samples[lo]);
+}
+
+std::size_t iqr_outliers(const std::vector<double>& samples) {
+    if (samples.size() < 4) return 0;
+    const double q1 = quantile(samples, 0.25), q3 = quantile(samples, 0.75), iqr = q3 - q1;
+    return static_cast<std::size_t>(std::count_if(
+        samples.begin(), samples.end(), [&](double x) { return x < q1 - 1.5 * iqr || x > q3 + 1.5 * iqr; }));
+}
+
+interval bootstrap_speedup_interval(const std::vector<double>& baseline, const std::vector<double>& times,
+                                    std::size_t resamples, double level, std::uint64_t seed) {
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    if (baseline.empty() || times.empty() || resamples == 0) return {nan, nan};
+    std::mt19937_64 rng(seed);
+    std::vector<double> ratios, b(baseline.size()), t(times.size());
+    ratios.reserve(resamples);
+    for (std::size_t k = 0; k < resamples; ++k) {
+        for (double& x : b)
+            x = baseline[rng() % baseline.size()];
+        for (double& x : t)
+            x = times[rng() % times.size()];
+        const double mb = median_in_place(b), mt = median_in_place(t);
+        if (!(mb > 0) || !(mt > 0)) return {nan, nan};
+        ratios.push_back(mb / mt);
+    }
+    return {quantile(ratios, (1 - level) / 2), quantile(std::move(ratios), (1 + level) / 2)};
+}
 
 summary summarize(std::vector<double> samples) {
     summary s;

@@ -167,8 +167,12 @@ run_outcome run_cases(study_result run, executor& ex, observer_list& observers,
     loop l(s, ex, observers, options);
     std::vector<std::size_t> to_run;
     std::vector<std::size_t> resumed;
-    for (std::size_t i = 0; i < s.cases.size(); ++i)
-        (options.resumed.count(s.cases[i].key) ? resumed : to_run).push_back(i);
+    for (std::size_t i = 0; i < s.cases.size(); ++i) {
+        if (options.resumed.count(s.cases[i].key))
+            resumed.push_back(i);
+        else if (options.selected.empty() || options.selected.at(i))
+            to_run.push_back(i);
+    }
     observers.begin(outcome.result, to_run.size(), resumed.size());
     for (std::size_t i : resumed) {
         case_result r = options.resumed.at(s.cases[i].key);
@@ -182,7 +186,8 @@ run_outcome run_cases(study_result run, executor& ex, observer_list& observers,
     outcome.interrupted = l.stopped();
     for (const auto& r : outcome.result.cases)
         if (r.status != case_status::ok) outcome.any_failed = true;
-    if (outcome.interrupted || outcome.result.cases.size() < s.cases.size()) outcome.any_failed = true;
+    if (outcome.interrupted || outcome.result.cases.size() < to_run.size() + resumed.size())
+        outcome.any_failed = true;
     observers.end(outcome);
     return outcome;
 }

@@ -12,12 +12,16 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace formatbench {
 
 struct runner_options {
     // Cases finished in an earlier run, by key: kept as they are, not run again.
     std::map<std::string, case_result> resumed;
+    // Per case in plan order, whether it runs (--filter, --exclude); empty =
+    // all. A case not selected is not run and not counted as failed.
+    std::vector<bool> selected;
     std::function<bool()> stop_requested = [] { return false; };
     std::uint64_t in_memory_bytes = 0;        // as the executor has it, for memory estimates
     std::uint64_t memory_budget = UINT64_MAX; // what the cases alive together may hold

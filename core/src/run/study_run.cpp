@@ -138,6 +138,7 @@ run_outcome run_study(const study& s, const registry& reg, observer_list& observ
 
     runner_options ro;
     ro.resumed = options.resumed;
+    ro.selected = options.selected;
     ro.stop_requested = stop;
     ro.in_memory_bytes = env.in_memory_bytes;
     ro.memory_budget = memory_budget;

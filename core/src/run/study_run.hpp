@@ -16,11 +16,13 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace formatbench {
 
 struct study_run_options {
     std::map<std::string, case_result> resumed; // finished cases of an earlier run, by key
+    std::vector<bool> selected;                 // per case, whether it runs (runner.hpp); empty = all
     std::uint64_t in_memory_bytes = 0;          // 0 = default_in_memory_bytes()
     communicator* world = nullptr;              // the MPI ranks, or null
 };

@@ -324,6 +324,24 @@ std::vector<field<study>> make_study_fields() {
     t.back().json_optional = true;
     t.push_back(make("isolation", "isolation", identity_never, &study::isolation,
                      syntaxes::choice(all_isolation_modes)));
+    // Noise warnings (results/noise.hpp); records from before them lack both.
+    const syntax<double> fraction{[](const std::string& text) -> std::optional<double> {
+                                      const bool percent = !text.empty() && text.back() == '%';
+                                      auto v = detail::parse_real(percent ? text.substr(0, text.size() - 1)
+                                                                          : text);
+                                      if (!v) return std::nullopt;
+                                      const double f = percent ? *v / 100 : *v;
+                                      if (!(f > 0) || !std::isfinite(f)) return std::nullopt;
+                                      return f;
+                                  },
+                                  "a fraction more than 0 like 0.1 or 10%",
+                                  {},
+                                  [](const double& v) { return fmt::format("{}", v); }};
+    t.push_back(make("noise_cv", "noise_cv", identity_never, &study::noise_cv, fraction));
+    t.back().json_optional = true;
+    t.push_back(make("noise_min_samples", "noise_min_samples", identity_never, &study::noise_min_samples,
+                     syntaxes::bounded(1, "a whole number of samples, 1 or more")));
+    t.back().json_optional = true;
     return t;
 }
 

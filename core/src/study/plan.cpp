@@ -27,6 +27,14 @@ std::string upper(std::string s) {
     return s;
 }
 
+// Columns on a terminal: UTF-8 code points (fmt pads by them too; "µs").
+std::size_t display_width(const std::string& s) {
+    std::size_t n = 0;
+    for (unsigned char ch : s)
+        n += (ch & 0xC0) != 0x80;
+    return n;
+}
+
 } // namespace
 
 std::string describe_case(const case_spec& c) {
@@ -38,7 +46,8 @@ std::string describe_case(const case_spec& c) {
     return text;
 }
 
-void print_plan(const study& s, std::ostream& out) {
+void print_plan(const study& s, std::ostream& out, const std::vector<bool>& selected,
+                const std::vector<plan_column>& extra) {
     std::set<std::string> datasets, formats;
     for (const auto& c : s.cases) {
         datasets.insert(c.dataset.name);
@@ -48,6 +57,12 @@ void print_plan(const study& s, std::ostream& out) {
                        s.cases.size(), s.cases.size() == 1 ? "" : "s", datasets.size(),
                        datasets.size() == 1 ? "" : "s", formats.size(), formats.size() == 1 ? "" : "s");
     if (!s.description.empty()) out << "  " << s.description << "\n";
+    std::size_t n_selected = 0;
+    for (std::size_t i = 0; i < s.cases.size(); ++i)
+        n_selected += selected.empty() || selected[i];
+    if (!selected.empty())
+        out << fmt::format("  {} of {} cases selected by --filter/--exclude (numbers as in the full plan)\n",
+                           n_selected, s.cases.size());
     out << "\n";
 
     // Run parameters: a column each when the table names one or when the
@@ -63,22 +78,28 @@ void print_plan(const study& s, std::ostream& out) {
     std::vector<row> rows{{"#", "DATASET", "DTYPE", "COUNT", "FORMAT", "PLUGIN", "OPTIONS"}};
     for (const auto* f : columns)
         rows[0].push_back(f->column.empty() ? upper(f->key) : f->column);
+    for (const auto& e : extra)
+        rows[0].push_back(e.header);
     for (const auto& c : s.cases) {
+        if (!selected.empty() && !selected.at(c.index)) continue;
         std::string count = c.dataset.file.empty() ? std::to_string(c.dataset.count)
                                                    : std::to_string(c.dataset.count) + " (file)";
         row r = {std::to_string(c.index), c.dataset.name,  dtype_name(c.dataset.type),    count,
                  c.format.label,          c.format.plugin, options_text(c.format.options)};
         for (const auto* f : columns)
             r.push_back(f->text(c.params));
+        for (const auto& e : extra)
+            r.push_back(c.index < e.cells.size() ? e.cells[c.index] : "");
         rows.push_back(std::move(r));
     }
     std::vector<std::size_t> width(rows[0].size(), 0);
     for (const auto& r : rows)
         for (std::size_t i = 0; i < r.size(); ++i)
-            width[i] = std::max(width[i], r[i].size());
+            width[i] = std::max(width[i], display_width(r[i]));
     // Numbers read best right-aligned: the index, the count, repetitions.
+    const std::size_t first_extra = rows[0].size() - extra.size();
     auto right = [&](std::size_t i) {
-        return i == 0 || i == 3 || rows[0][i] == "REPEAT" || rows[0][i] == "WARMUP";
+        return i == 0 || i == 3 || rows[0][i] == "REPEAT" || rows[0][i] == "WARMUP" || i >= first_extra;
     };
     for (const auto& r : rows) {
         std::string line;

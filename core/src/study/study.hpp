@@ -129,6 +129,11 @@ struct study {
     schedule_mode schedule = schedule_mode::sequential;
     std::uint64_t shuffle_seed = 1; // schedule: shuffle
     isolation_mode isolation = isolation_mode::process;
+    // When a phase's timing is called noisy (results/noise.hpp): its
+    // coefficient of variation above noise_cv, or fewer samples than
+    // noise_min_samples.
+    double noise_cv = 0.10;
+    unsigned noise_min_samples = 5;
     std::vector<output_spec> outputs;
     std::vector<std::string> plugin_path;
 };

@@ -1,0 +1,144 @@
+// Plan's estimates (estimate.hpp).
+#include "run/estimate.hpp"
+
+#include "results/figures.hpp"
+#include "results/stats.hpp"
+#include "study/fields.hpp"
+
+#include <fmt/format.h>
+
+#include <sys/statvfs.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace formatbench {
+namespace {
+
+std::string option_or(const case_spec& c, const plugin* p, const std::string& name) {
+    for (const auto& [k, v] : c.format.options)
+        if (k == name) return v;
+    if (p)
+        for (const auto& o : p->options())
+            if (o.name == name) return o.default_value;
+    return "";
+}
+
+long long integer_or(const std::string& text, long long fallback) {
+    try {
+        return text.empty() ? fallback : std::stoll(text);
+    } catch (const std::exception&) {
+        return fallback;
+    }
+}
+
+// The longest text of one value of `c`'s dtype the ascii plugin writes.
+std::uint64_t ascii_value_chars(const case_spec& c, const plugin* p) {
+    const long long width = integer_or(option_or(c, p, "width"), 0);
+    const dtype d = c.dataset.type;
+    std::uint64_t chars = 0;
+    switch (d) {
+    case FB_DTYPE_I64: chars = 20; break; // -9223372036854775808
+    case FB_DTYPE_I32: chars = 11; break; // -2147483648
+    case FB_DTYPE_U8: chars = 3; break;   // 255
+    default: {
+        const bool f64 = d == FB_DTYPE_F64;
+        const std::string notation = option_or(c, p, "notation");
+        const auto precision =
+            static_cast<std::uint64_t>(std::max(0LL, integer_or(option_or(c, p, "precision"), 16)));
+        const std::uint64_t exponent = f64 ? 5 : 4; // e-308, e+38
+        if (notation == "fixed") {
+            const bool unit = c.dataset.file.empty() && c.dataset.dist == distribution::uniform;
+            // sign, integer digits (DBL_MAX has 309, FLT_MAX 39), point, decimals
+            chars = unit ? 2 + precision : 1 + (f64 ? 309 : 39) + 1 + precision;
+        } else if (notation == "scientific" || notation == "general") {
+            chars = 1 + 1 + 1 + precision + exponent; // -d.ddd...e-308
+        } else {
+            chars = f64 ? 24 : 15; // -2.2250738585072014e-308, -1.17549435e-38
+        }
+    }
+    }
+    return std::max<std::uint64_t>(chars, static_cast<std::uint64_t>(std::max(0LL, width)));
+}
+
+// a * b, saturated.
+std::uint64_t times(std::uint64_t a, std::uint64_t b) {
+    return b && a > std::numeric_limits<std::uint64_t>::max() / b ? std::numeric_limits<std::uint64_t>::max()
+                                                                  : a * b;
+}
+
+bool same_run_params(const run_params& a, const run_params& b) {
+    for (const auto& f : run_fields())
+        if (!f.same(a, b)) return false;
+    return true;
+}
+
+double case_seconds(const case_result& r, const run_params& p, double scale) {
+    const std::vector<double> w = write_times(r), rd = read_times(r);
+    if (w.empty() || rd.empty()) return not_a_number;
+    const double per = (summarize(w).median + summarize(rd).median) * scale;
+    double reps = p.repeat;
+    if (per > 0) reps = std::max(reps, std::ceil(p.min_time / per));
+    return (reps + p.warmup) * per;
+}
+
+} // namespace
+
+std::uint64_t file_size_bound(const case_spec& c, const plugin* p) {
+    if (p && p->has(FB_CAP_NO_FILE)) return 0;
+    const std::uint64_t payload = times(c.dataset.count, dtype_size(c.dataset.type));
+    if (c.format.plugin == "ascii") {
+        const std::uint64_t separator = std::max<std::uint64_t>(1, option_or(c, p, "separator").size());
+        return times(c.dataset.count, ascii_value_chars(c, p) + separator);
+    }
+    const std::uint64_t slack = payload / 100 + (std::uint64_t{1} << 16);
+    return payload > std::numeric_limits<std::uint64_t>::max() - slack
+               ? std::numeric_limits<std::uint64_t>::max()
+               : payload + slack;
+}
+
+std::optional<double> estimate_seconds(const case_spec& c, const std::vector<case_result>& earlier,
+                                       std::string* source) {
+    for (const case_result& r : earlier)
+        if (r.spec.key == c.key && r.status == case_status::ok) {
+            const double s = case_seconds(r, c.params, 1.0);
+            if (std::isnan(s)) continue;
+            if (source) *source = "same case";
+            return s;
+        }
+    const case_result* nearest = nullptr;
+    double best = std::numeric_limits<double>::infinity();
+    for (const case_result& r : earlier) {
+        if (r.status != case_status::ok || r.spec.format.label != c.format.label ||
+            r.spec.format.plugin != c.format.plugin || r.spec.dataset.type != c.dataset.type ||
+            r.spec.dataset.count == 0 || !same_run_params(r.spec.params, c.params))
+            continue;
+        const double distance =
+            std::fabs(std::log(static_cast<double>(r.spec.dataset.count) /
+                               static_cast<double>(std::max<std::uint64_t>(1, c.dataset.count))));
+        if (distance < best) best = distance, nearest = &r;
+    }
+    if (!nearest) return std::nullopt;
+    const double scale =
+        static_cast<double>(c.dataset.count) / static_cast<double>(nearest->spec.dataset.count);
+    const double s = case_seconds(*nearest, c.params, scale);
+    if (std::isnan(s)) return std::nullopt;
+    if (source) *source = fmt::format("scaled from count {}", nearest->spec.dataset.count);
+    return s;
+}
+
+std::string data_folder(const study& s) {
+    if (!s.directory.empty()) return s.directory;
+    const char* tmp = std::getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+}
+
+std::optional<std::uint64_t> free_bytes(const std::string& folder) {
+    struct statvfs v {};
+    if (::statvfs(folder.c_str(), &v) != 0) return std::nullopt;
+    return times(static_cast<std::uint64_t>(v.f_bavail), static_cast<std::uint64_t>(v.f_frsize));
+}
+
+} // namespace formatbench

@@ -1,0 +1,49 @@
+// What `formatbench plan` estimates before anything runs (docs/cli.md,
+// "formatbench plan"): per case an upper bound of its file's size, the
+// memory it holds (the runner's own rule, schedule.hpp), whether it is
+// streamed, and, from an earlier run's results, its run time. The plugin
+// ABI declares no size bound, so the bounds are the host's (see
+// file_size_bound); plan compares their total with the data folder's free
+// space.
+#pragma once
+
+#include "host/registry.hpp"
+#include "results/result.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace formatbench {
+
+// The file a case leaves, at most:
+//  - plugins without a file (FB_CAP_NO_FILE): 0;
+//  - the ascii plugin: count x (characters per value + 1 separator), the
+//    characters from its options (width, or the longest text of the dtype
+//    in its notation and precision; fixed notation of generated uniform
+//    floats, which lie in [0, 1), needs precision + 2);
+//  - any other plugin: payload x 1.01 + 64 KiB (containers' headers and the
+//    worst-case growth of a compressor on incompressible data: lz4's n/255
+//    is the largest of the built-in ones).
+// `p` may be null (plugin unknown: the last rule).
+std::uint64_t file_size_bound(const case_spec& c, const plugin* p);
+
+// The run time of `c` from the cases of an earlier run: the case with the
+// same key, else the case of the same format label and run parameters
+// (chunk, cache, ...) whose count is nearest, its times scaled by the ratio
+// of counts. Time = (warm-up + repetitions) x (median write + median read),
+// repetitions = max(repeat, min_time / (write + read)): data generation,
+// verification and process start-up are not counted.
+std::optional<double> estimate_seconds(const case_spec& c, const std::vector<case_result>& earlier,
+                                       std::string* source = nullptr);
+
+// The folder a run writes its data files in: the study's directory, else
+// $TMPDIR (or /tmp), where the run makes a fresh folder (file_ops.hpp).
+std::string data_folder(const study& s);
+
+// Free bytes for an unprivileged user in the folder (statvfs f_bavail);
+// nullopt when it cannot be asked.
+std::optional<std::uint64_t> free_bytes(const std::string& folder);
+
+} // namespace formatbench
