@@ -23,6 +23,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
+
 #include <unistd.h>
 
 #include <map>
@@ -148,11 +150,14 @@ int run_command(const global_options& global, const run_arguments& a) {
         for (std::size_t r = 0; r < all.size(); ++r) {
             if (all[r].size() <= 1) continue;
             const int code = all[r][0] == 'u' ? exit_usage : exit_case_failed;
-            if (!leader) throw silent_exit{code};
-            const std::string what =
-                r == 0 ? all[r].substr(1) : fmt::format("rank {}: {}", r, all[r].substr(1));
-            if (code == exit_usage) throw usage_error(what);
-            throw std::runtime_error(what);
+            // Rank 0 prints before any rank exits: the launcher ends the
+            // job when the first rank exits with an error, and a rank 0
+            // still on its way to printing would be killed silently.
+            if (leader)
+                print_error(r == 0 ? all[r].substr(1) : fmt::format("rank {}: {}", r, all[r].substr(1)),
+                            code == exit_usage);
+            world->barrier();
+            throw silent_exit{code};
         }
     }
     p->options.world = world.get();
@@ -173,13 +178,17 @@ int run_command(const global_options& global, const run_arguments& a) {
     if (leader)
         for (const auto& e : outcome.output_errors)
             fmt::print(stderr, "formatbench: error: {}\n", e);
-    if (outcome.interrupted) {
-        if (leader)
-            fmt::print(stderr, "formatbench: interrupted; {} of {} cases finished{}\n",
-                       outcome.result.cases.size(), p->s.cases.size(),
-                       p->log_path.empty() ? "" : "; continue with --resume " + p->log_path);
-        return exit_interrupted;
+    if (outcome.interrupted && leader)
+        fmt::print(stderr, "formatbench: interrupted; {} of {} cases finished{}\n",
+                   outcome.result.cases.size(), p->s.cases.size(),
+                   p->log_path.empty() ? "" : "; continue with --resume " + p->log_path);
+    // Under MPI no rank exits before rank 0 has handed over all it printed:
+    // the launcher ends the job when the first rank exits with an error.
+    if (world) {
+        if (leader) std::fflush(stdout);
+        world->barrier();
     }
+    if (outcome.interrupted) return exit_interrupted;
     return outcome.any_failed || !outcome.output_errors.empty() ? exit_case_failed : exit_ok;
 }
 

@@ -28,6 +28,10 @@ struct silent_exit {
     int code;
 };
 
+// Prints an error the way every command ends with one: "formatbench: WHAT"
+// for a usage error (exit 2), "formatbench: error: WHAT" otherwise.
+void print_error(const std::string& what, bool usage);
+
 // Loads every plugin on the search path; prints one line per skipped file to
 // stderr unless quiet.
 std::unique_ptr<registry> load_plugins(const global_options& global,

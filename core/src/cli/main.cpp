@@ -15,6 +15,14 @@
 #include <cstdio>
 #include <exception>
 
+namespace formatbench::cli {
+
+void print_error(const std::string& what, bool usage) {
+    fmt::print(stderr, "formatbench: {}{}\n", usage ? "" : "error: ", escape_text(what));
+}
+
+} // namespace formatbench::cli
+
 int main(int argc, char** argv) {
     using namespace formatbench;
     // A closed pipe on standard output is an error to report (EPIPE), not a
@@ -68,10 +76,10 @@ int main(int argc, char** argv) {
     } catch (const cli::silent_exit& e) {
         return e.code;
     } catch (const usage_error& e) {
-        fmt::print(stderr, "formatbench: {}\n", escape_text(e.what()));
+        cli::print_error(e.what(), true);
         return checked(exit_usage);
     } catch (const std::exception& e) {
-        fmt::print(stderr, "formatbench: error: {}\n", escape_text(e.what()));
+        cli::print_error(e.what(), false);
         return checked(exit_case_failed);
     }
 }
