@@ -169,12 +169,28 @@ int run_command(const global_options& global, const run_arguments& a) {
     }
     run_outcome outcome = run_study(p->s, *p->reg, observers, p->options);
 
-    // Noise shown, not hidden (results/noise.hpp), like hyperfine's warnings.
-    if (leader)
-        for (const case_result& c : outcome.result.cases)
-            for (const auto& finding : noise_findings(c, p->s.noise_cv, p->s.noise_min_samples))
+    // Noise shown, not hidden (results/noise.hpp), like hyperfine's warnings:
+    // one line per noisy phase; when more than a few cases have too few
+    // samples (a study with repeat: 3), that is said once for all of them.
+    if (leader) {
+        const auto& cases = outcome.result.cases;
+        std::size_t few = 0;
+        for (const case_result& c : cases)
+            if (c.status == case_status::ok &&
+                (assess_phase(write_times(c), p->s.noise_cv, p->s.noise_min_samples).few_samples ||
+                 assess_phase(read_times(c), p->s.noise_cv, p->s.noise_min_samples).few_samples))
+                ++few;
+        const unsigned min_samples = few > 3 ? 0 : p->s.noise_min_samples;
+        for (const case_result& c : cases)
+            for (const auto& finding : noise_findings(c, p->s.noise_cv, min_samples))
                 fmt::print(stderr, "formatbench: warning: case {} ({}): {}\n", c.spec.index,
                            describe_case(c.spec), finding);
+        if (few > 3)
+            fmt::print(stderr,
+                       "formatbench: warning: {} of {} cases have a phase with fewer than {} samples: their "
+                       "spread, outliers and intervals are rough (raise repeat or min_time)\n",
+                       few, cases.size(), p->s.noise_min_samples);
+    }
     if (leader)
         for (const auto& e : outcome.output_errors)
             fmt::print(stderr, "formatbench: error: {}\n", e);
