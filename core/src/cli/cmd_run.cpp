@@ -4,8 +4,10 @@
 // told otherwise. Everything that can be checked is checked before the
 // first case runs: the study, its plugins and options, every output path,
 // the log and what --resume holds.
+#include "base/colour.hpp"
 #include "base/error.hpp"
 #include "base/install_dirs.hpp"
+#include "base/text.hpp"
 #include "cli/commands.hpp"
 #include "report/output_file.hpp"
 #include "report/outputs.hpp"
@@ -16,6 +18,7 @@
 #include "run/study_run.hpp"
 #include "study/builtin.hpp"
 #include "study/checks.hpp"
+#include "study/plan.hpp"
 #include "study/reader.hpp"
 #include "study/ready_studies.hpp"
 
@@ -42,6 +45,10 @@ struct run_arguments {
     bool reuse_matching = false;
     std::string directory;
     std::string memory_limit;
+    std::string progress = "auto"; // --progress auto|bar|lines|none
+    bool quiet = false;            // errors only on stderr (global -q too)
+    bool verbose = false;          // a line per repetition
+    std::string units = "si";      // --units si|iec
 };
 
 // What a run needs, checked before the first case.
@@ -59,16 +66,19 @@ struct prepared_run {
 prepared_run prepare(const global_options& global, const run_arguments& a, bool leader) {
     prepared_run p;
     study& s = p.s;
-    s = a.study_file.empty() ? load_study_text(std::string(builtin_stream_io_study()),
-                                               "<builtin:configs/stream-io.yaml>", a.sets)
-                             : load_study_file(resolve_study_argument(a.study_file, ready_study_dir()), a.sets);
+    s = a.study_file.empty()
+            ? load_study_text(std::string(builtin_stream_io_study()), "<builtin:configs/stream-io.yaml>",
+                              a.sets)
+            : load_study_file(resolve_study_argument(a.study_file, ready_study_dir()), a.sets);
     if (a.keep_files) set_study_setting(s, "keep_files", "true", "--keep-files");
     if (!a.directory.empty()) set_study_setting(s, "directory", a.directory, "--directory");
+    // Notes go to the leader's stderr, unless --quiet (or the global -q).
+    const bool notes = leader && !global.quiet && !a.quiet;
     global_options quiet = global;
-    quiet.quiet = global.quiet || !leader;
+    quiet.quiet = !notes;
     p.reg = load_plugins(quiet, s.plugin_path);
     for (const auto& note : drop_missing_optional_formats(s, *p.reg))
-        if (leader) fmt::print(stderr, "formatbench: note: {}\n", note);
+        if (notes) fmt::print(stderr, "formatbench: note: {}\n", note);
     check_study_plugins(s, *p.reg);
     check_study_paths(s);
 
@@ -85,7 +95,7 @@ prepared_run prepare(const global_options& global, const run_arguments& a, bool 
     if (!a.resume.empty()) {
         resumed_from = load_results_source(a.resume);
         p.options.resumed = cases_to_resume(s, *resumed_from, {a.retry_failed, a.reuse_matching});
-        if (resumed_from->cut_last_line && leader)
+        if (resumed_from->cut_last_line && notes)
             fmt::print(stderr,
                        "formatbench: {}: its last line was cut short (a kill during a write); that case "
                        "runs again\n",
@@ -108,7 +118,8 @@ prepared_run prepare(const global_options& global, const run_arguments& a, bool 
     bool stdout_taken = false;
     for (const auto& o : p.outputs)
         stdout_taken |= o.format != "console" && (o.path.empty() || o.path == "-");
-    if (!console_listed && !a.no_console && !stdout_taken)
+    // --quiet drops the table printed by default; an output asked for stays.
+    if (!console_listed && !a.no_console && !stdout_taken && !a.quiet && !global.quiet)
         p.outputs.insert(p.outputs.begin(), {"console", "-", ""});
     if (a.no_console) std::erase_if(p.outputs, [](const output_spec& o) { return o.format == "console"; });
     // Only rank 0 writes outputs: only it checks their paths.
@@ -154,14 +165,35 @@ int run_command(const global_options& global, const run_arguments& a) {
 
     observer_list observers;
     if (leader) {
-        if (::isatty(STDERR_FILENO)) observers.add(make_progress_lines());
-        add_output_observers(p->outputs, p->log, observers);
+        // Progress first: its end clears the status line before the table prints.
+        const bool quiet = global.quiet || a.quiet;
+        progress_options po;
+        po.mode = a.progress == "bar"       ? progress_mode::bar
+                  : a.progress == "lines"   ? progress_mode::lines
+                  : a.progress == "none"    ? progress_mode::none
+                  : ::isatty(STDERR_FILENO) ? progress_mode::bar
+                                            : progress_mode::lines;
+        po.verbose = a.verbose;
+        po.colour = colour_for(global, STDERR_FILENO);
+        if (!quiet && (po.mode != progress_mode::none || po.verbose)) observers.add(make_progress(po));
+        render_options style;
+        style.colour = colour_for(global, STDOUT_FILENO);
+        style.units = a.units == "iec" ? rate_unit::iec : rate_unit::si;
+        add_output_observers(p->outputs, p->log, style, observers);
     }
     run_outcome outcome = run_study(p->s, *p->reg, observers, p->options);
 
+    const std::string error_word = paint(tone::bad, "error:", colour_for(global, STDERR_FILENO));
+    // Quiet: the errors of the cases that failed are all there is to read.
+    if (leader && (global.quiet || a.quiet))
+        for (const auto& c : outcome.result.cases)
+            if (c.status != case_status::ok)
+                fmt::print(stderr, "formatbench: {} {}\n", error_word,
+                           escape_text(fmt::format("[{}/{}] {}: {}: {}", c.spec.index + 1, p->s.cases.size(),
+                                                   describe_case(c.spec), to_string(c.status), c.error)));
     if (leader)
         for (const auto& e : outcome.output_errors)
-            fmt::print(stderr, "formatbench: error: {}\n", e);
+            fmt::print(stderr, "formatbench: {} {}\n", error_word, e);
     if (outcome.interrupted) {
         if (leader)
             fmt::print(stderr, "formatbench: interrupted; {} of {} cases finished{}\n",
@@ -213,6 +245,22 @@ void add_run_command(CLI::App& app, const global_options& global, command_action
            "largest data set held in memory; larger ones are streamed chunk by chunk, generated or read "
            "from their file (default: a quarter of the memory this process may use)")
         ->type_name("SIZE");
+    run->add_option("--progress", a->progress,
+                    "progress on stderr: auto (bar on a terminal, else lines), bar (a status line redrawn in "
+                    "place), lines (one per finished case, with elapsed time and ETA) or none")
+        ->check(CLI::IsMember({"auto", "bar", "lines", "none"}))
+        ->type_name("MODE")
+        ->default_str("auto");
+    run->add_flag("--quiet", a->quiet,
+                  "print nothing but errors on stderr: no progress, no notes, no default table (outputs "
+                  "given still written)");
+    run->add_flag("--verbose", a->verbose, "print each repetition's write and read time as it ends");
+    run->add_option("--units", a->units,
+                    "throughput unit of the table, CSV and Markdown: si (MB/s, 10^6 bytes/s, default) or iec "
+                    "(MiB/s, 2^20 bytes/s); JSON stays MB/s")
+        ->check(CLI::IsMember({"si", "iec"}))
+        ->type_name("UNITS")
+        ->default_str("si");
     run->callback([&global, &action, a] { action = [&global, a] { return run_command(global, *a); }; });
 }
 

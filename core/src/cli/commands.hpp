@@ -2,6 +2,7 @@
 // functions; each sets `action` to run when its subcommand is chosen.
 #pragma once
 
+#include "base/colour.hpp"
 #include "host/registry.hpp"
 
 #include <CLI/CLI.hpp>
@@ -15,8 +16,14 @@ namespace formatbench::cli {
 
 struct global_options {
     std::vector<std::string> plugin_path; // --plugin-path, repeatable
-    bool quiet = false;                   // no load diagnostics on stderr
+    bool quiet = false;                   // no load diagnostics on stderr; for run: as run --quiet
+    std::string colour = "auto";          // --color auto|always|never (base/colour.hpp decides)
 };
+
+// Whether to colour what goes to `fd` (STDOUT_FILENO, STDERR_FILENO).
+inline bool colour_for(const global_options& global, int fd) {
+    return colour_wanted(parse_colour_mode(global.colour), fd);
+}
 
 // Returns the process exit code.
 using command_action = std::function<int()>;

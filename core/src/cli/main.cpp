@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -36,7 +38,13 @@ int main(int argc, char** argv) {
            "plugin_path and the folder beside the executable")
         ->type_name("DIR")
         ->allow_extra_args(false); // one folder per flag: `describe --plugin-path DIR ID` keeps ID
-    app.add_flag("-q,--quiet", global.quiet, "do not report plugin files that were skipped");
+    app.add_flag("-q,--quiet", global.quiet,
+                 "do not report plugin files that were skipped (run: the same as run --quiet)");
+    app.add_option("--color", global.colour,
+                   "colour on a terminal: auto (a terminal, NO_COLOR unset, TERM not dumb), always or never")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->type_name("WHEN")
+        ->default_str("auto");
 
     cli::command_action action;
     cli::add_plugins_commands(app, global, action);
@@ -71,7 +79,8 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "formatbench: {}\n", escape_text(e.what()));
         return checked(exit_usage);
     } catch (const std::exception& e) {
-        fmt::print(stderr, "formatbench: error: {}\n", escape_text(e.what()));
+        fmt::print(stderr, "formatbench: {} {}\n",
+                   paint(tone::bad, "error:", cli::colour_for(global, STDERR_FILENO)), escape_text(e.what()));
         return checked(exit_case_failed);
     }
 }
