@@ -199,7 +199,8 @@ private:
                                 : fmt::format("repetition {}{}", c.reps + 1,
                                               c.reps + 1 <= c.repeat ? fmt::format("/{}", c.repeat) : "");
             const double running = seconds_since(c.started);
-            if (running > slow_case_s) phase = fmt::format("still in {}, {}", phase, format_span(running));
+            if (running > slow_case_s)
+                phase = fmt::format("{}, case still running after {}", phase, format_span(running));
         }
         const std::size_t done = total_ - remaining_.size();
         const std::string head = fmt::format("[{}/{}]", a != active_.end() ? shown_ + 1 : done, total_);
