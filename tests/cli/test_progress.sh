@@ -110,6 +110,18 @@ assert len(done) == 4, done
 assert all(before.endswith("\r\033[K") for before, line in done), done
 print(len(frames), "frames, the widest", max(len(f) for f in frames))
 PY
+# Ctrl-C (SIGINT) ends the run cleanly: the bar is cleared before the
+# (empty) table and the message. The run would take minutes, so the signal
+# always lands while a case runs.
+code=0
+in_pty pty-int.txt "NO_COLOR=1 timeout -s INT 2 $FB run s.yaml --set repeat=1000000" || code=$?
+[ "$code" = 124 ] || fail "SIGINT: expected timeout's 124 (it sent the signal), got $code"
+$PY - pty-int.txt <<'PY' || fail "bar after SIGINT: not cleared before the table"
+import sys
+text = open(sys.argv[1], encoding="utf-8", newline="").read()
+assert "formatbench: interrupted" in text, text[-400:]
+assert "\r\033[Kstudy 'progress'" in text, repr(text[-600:])
+PY
 in_pty pty-lines.txt "NO_COLOR=1 $FB run s.yaml --progress lines"
 ! grep -q $'\033\\[K' pty-lines.txt || fail "--progress lines on a terminal: a bar was drawn"
 
