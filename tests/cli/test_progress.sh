@@ -122,6 +122,16 @@ text = open(sys.argv[1], encoding="utf-8", newline="").read()
 assert "formatbench: interrupted" in text, text[-400:]
 assert "\r\033[Kstudy 'progress'" in text, repr(text[-600:])
 PY
+# With --verbose every repetition redraws the bar: after a case's third and
+# last repetition it says "finishing", never "repetition 4".
+in_pty pty-verbose.txt "COLUMNS=200 NO_COLOR=1 $FB run s.yaml --verbose"
+$PY - pty-verbose.txt <<'PY' || fail "bar: the phase after the last repetition"
+import sys
+text = open(sys.argv[1], encoding="utf-8", newline="").read()
+frames = [p.split("\033[K")[0] for p in text.split("\r")]
+assert sum(" | finishing | " in f for f in frames) == 4, [f for f in frames if f.startswith("[")]
+assert not any("repetition 4" in f for f in frames)
+PY
 in_pty pty-lines.txt "NO_COLOR=1 $FB run s.yaml --progress lines"
 ! grep -q $'\033\\[K' pty-lines.txt || fail "--progress lines on a terminal: a bar was drawn"
 

@@ -114,7 +114,16 @@ public:
         std::lock_guard lock(mutex_);
         const std::size_t i = so_far.spec.index;
         auto a = active_.find(i);
-        if (a != active_.end()) a->second.reps = so_far.samples.size();
+        if (a != active_.end()) {
+            // The runner's rule (run/runner.cpp): a case ends once it has
+            // `repeat` samples and `min_time` of recorded write+read.
+            double recorded = 0;
+            for (const repetition& rep : so_far.samples)
+                recorded += rep.write.wall_s + rep.read.wall_s;
+            a->second.reps = so_far.samples.size();
+            a->second.finishing =
+                so_far.samples.size() >= so_far.spec.params.repeat && recorded >= so_far.spec.params.min_time;
+        }
         shown_ = i;
         if (options_.verbose && !so_far.samples.empty()) {
             const repetition& rep = so_far.samples.back();
@@ -154,8 +163,9 @@ private:
     struct active_case {
         std::string label;
         clock_type::time_point started;
-        std::size_t reps = 0; // recorded repetitions done
-        unsigned repeat = 0;  // recorded repetitions asked for (at least)
+        std::size_t reps = 0;   // recorded repetitions done
+        unsigned repeat = 0;    // recorded repetitions asked for (at least)
+        bool finishing = false; // enough samples: the case is ending (clean-up)
     };
 
     std::string counter(std::size_t index) const {
@@ -195,9 +205,10 @@ private:
         if (a != active_.end()) {
             const active_case& c = a->second;
             label = escape_line(c.label);
-            phase = c.reps == 0 ? std::string("set-up and warm-up")
-                                : fmt::format("repetition {}{}", c.reps + 1,
-                                              c.reps + 1 <= c.repeat ? fmt::format("/{}", c.repeat) : "");
+            phase = c.finishing   ? std::string("finishing")
+                    : c.reps == 0 ? std::string("set-up and warm-up")
+                                  : fmt::format("repetition {}{}", c.reps + 1,
+                                                c.reps + 1 <= c.repeat ? fmt::format("/{}", c.repeat) : "");
             const double running = seconds_since(c.started);
             if (running > slow_case_s)
                 phase = fmt::format("{}, case still running after {}", phase, format_span(running));
