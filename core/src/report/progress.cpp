@@ -114,15 +114,16 @@ public:
         std::lock_guard lock(mutex_);
         const std::size_t i = so_far.spec.index;
         auto a = active_.find(i);
-        if (a != active_.end()) {
+        if (a != active_.end() && !so_far.samples.empty()) {
             // The runner's rule (run/runner.cpp): a case ends once it has
-            // `repeat` samples and `min_time` of recorded write+read.
-            double recorded = 0;
-            for (const repetition& rep : so_far.samples)
-                recorded += rep.write.wall_s + rep.read.wall_s;
-            a->second.reps = so_far.samples.size();
-            a->second.finishing =
-                so_far.samples.size() >= so_far.spec.params.repeat && recorded >= so_far.spec.params.min_time;
+            // `repeat` samples and `min_time` of recorded write+read. One
+            // sample more each call: summed as they come (a case can have
+            // 10^5 samples under min_time; summing all each time is quadratic).
+            active_case& c = a->second;
+            const repetition& last = so_far.samples.back();
+            c.recorded_s += last.write.wall_s + last.read.wall_s;
+            c.reps = so_far.samples.size();
+            c.finishing = c.reps >= so_far.spec.params.repeat && c.recorded_s >= so_far.spec.params.min_time;
         }
         shown_ = i;
         if (options_.verbose && !so_far.samples.empty()) {
@@ -165,6 +166,7 @@ private:
         clock_type::time_point started;
         std::size_t reps = 0;   // recorded repetitions done
         unsigned repeat = 0;    // recorded repetitions asked for (at least)
+        double recorded_s = 0;  // write + read wall time of its samples
         bool finishing = false; // enough samples: the case is ending (clean-up)
     };
 
