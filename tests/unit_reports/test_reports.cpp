@@ -139,7 +139,7 @@ study_result make_result() {
 std::string render(const study_result& r, const char* format) {
     const auto path = std::filesystem::temp_directory_path() /
                       ("fb-test-render-" + std::to_string(::getpid()) + "-" + format);
-    auto o = output_kind_named(format, "").make(path.string(), {});
+    auto o = output_kind_named(format, "").make(path.string(), {}, {});
     run_outcome outcome;
     outcome.result = r;
     o->end(outcome);

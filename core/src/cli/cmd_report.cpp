@@ -37,6 +37,7 @@ void add_report_command(CLI::App& app, const global_options& /*global*/, command
     struct arguments {
         std::vector<std::string> files;
         std::string output, svg_dir, title;
+        std::string units = "si";
     };
     auto args = std::make_shared<arguments>();
     auto* cmd = app.add_subcommand("report",
@@ -48,13 +49,20 @@ void add_report_command(CLI::App& app, const global_options& /*global*/, command
                     "also write each chart as a standalone SVG file in this folder")
         ->type_name("DIR");
     cmd->add_option("--title", args->title, "page title (default: from the study names)");
+    cmd->add_option("--units", args->units,
+                    "throughput unit of tables and charts: si (MB/s, 10^6 bytes/s, default) or iec (MiB/s, "
+                    "2^20 bytes/s)")
+        ->check(CLI::IsMember({"si", "iec"}))
+        ->type_name("UNITS")
+        ->default_str("si");
     cmd->callback([&action, args] {
         action = [args] {
             std::vector<report_input> inputs;
             const std::vector<std::string> names = record_names(args->files);
             for (std::size_t i = 0; i < args->files.size(); ++i)
                 inputs.push_back({names[i], load_results_file(args->files[i])});
-            const html_report r = render_html_report(inputs, args->title);
+            const html_report r = render_html_report(inputs, args->title,
+                                                     args->units == "iec" ? rate_unit::iec : rate_unit::si);
             write_output_file(args->output, r.html);
             if (!args->svg_dir.empty()) {
                 std::error_code ec;

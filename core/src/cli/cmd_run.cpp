@@ -4,8 +4,10 @@
 // told otherwise. Everything that can be checked is checked before the
 // first case runs: the study, its plugins and options, every output path,
 // the log and what --resume holds.
+#include "base/colour.hpp"
 #include "base/error.hpp"
 #include "base/install_dirs.hpp"
+#include "base/text.hpp"
 #include "cli/commands.hpp"
 #include "report/output_file.hpp"
 #include "report/outputs.hpp"
@@ -47,6 +49,10 @@ struct run_arguments {
     bool reuse_matching = false;
     std::string directory;
     std::string memory_limit;
+    std::string progress = "auto"; // --progress auto|bar|lines|none
+    bool quiet = false;            // errors only on stderr (global -q too)
+    bool verbose = false;          // a line per repetition
+    std::string units = "si";      // --units si|iec
 };
 
 // What a run needs, checked before the first case.
@@ -70,11 +76,13 @@ prepared_run prepare(const global_options& global, const run_arguments& a, bool 
             : load_study_file(resolve_study_argument(a.study_file, ready_study_dir()), a.sets);
     if (a.keep_files) set_study_setting(s, "keep_files", "true", "--keep-files");
     if (!a.directory.empty()) set_study_setting(s, "directory", a.directory, "--directory");
+    // Notes go to the leader's stderr, unless --quiet (or the global -q).
+    const bool notes = leader && !global.quiet && !a.quiet;
     global_options quiet = global;
-    quiet.quiet = global.quiet || !leader;
+    quiet.quiet = !notes;
     p.reg = load_plugins(quiet, s.plugin_path);
     for (const auto& note : drop_missing_optional_formats(s, *p.reg))
-        if (leader) fmt::print(stderr, "formatbench: note: {}\n", note);
+        if (notes) fmt::print(stderr, "formatbench: note: {}\n", note);
     check_study_plugins(s, *p.reg);
     check_study_paths(s);
     p.options.selected = selected_cases(s, a.filters, a.excludes, leader);
@@ -92,7 +100,7 @@ prepared_run prepare(const global_options& global, const run_arguments& a, bool 
     if (!a.resume.empty()) {
         resumed_from = load_results_source(a.resume);
         p.options.resumed = cases_to_resume(s, *resumed_from, {a.retry_failed, a.reuse_matching});
-        if (resumed_from->cut_last_line && leader)
+        if (resumed_from->cut_last_line && notes)
             fmt::print(stderr,
                        "formatbench: {}: its last line was cut short (a kill during a write); that case "
                        "runs again\n",
@@ -115,7 +123,8 @@ prepared_run prepare(const global_options& global, const run_arguments& a, bool 
     bool stdout_taken = false;
     for (const auto& o : p.outputs)
         stdout_taken |= o.format != "console" && (o.path.empty() || o.path == "-");
-    if (!console_listed && !a.no_console && !stdout_taken)
+    // --quiet drops the table printed by default; an output asked for stays.
+    if (!console_listed && !a.no_console && !stdout_taken && !a.quiet && !global.quiet)
         p.outputs.insert(p.outputs.begin(), {"console", "-", ""});
     if (a.no_console) std::erase_if(p.outputs, [](const output_spec& o) { return o.format == "console"; });
     // Only rank 0 writes outputs: only it checks their paths.
@@ -155,24 +164,37 @@ int run_command(const global_options& global, const run_arguments& a) {
             // still on its way to printing would be killed silently.
             if (leader)
                 print_error(r == 0 ? all[r].substr(1) : fmt::format("rank {}: {}", r, all[r].substr(1)),
-                            code == exit_usage);
+                            code == exit_usage, colour_for(global, STDERR_FILENO));
             world->barrier();
             throw silent_exit{code};
         }
     }
     p->options.world = world.get();
 
+    const bool quiet = global.quiet || a.quiet;
     observer_list observers;
     if (leader) {
-        if (::isatty(STDERR_FILENO)) observers.add(make_progress_lines());
-        add_output_observers(p->outputs, p->log, observers);
+        // Progress first: its end clears the status line before the table prints.
+        progress_options po;
+        po.mode = a.progress == "bar"       ? progress_mode::bar
+                  : a.progress == "lines"   ? progress_mode::lines
+                  : a.progress == "none"    ? progress_mode::none
+                  : ::isatty(STDERR_FILENO) ? progress_mode::bar
+                                            : progress_mode::lines;
+        po.verbose = a.verbose;
+        po.colour = colour_for(global, STDERR_FILENO);
+        if (!quiet && (po.mode != progress_mode::none || po.verbose)) observers.add(make_progress(po));
+        render_options style;
+        style.colour = colour_for(global, STDOUT_FILENO);
+        style.units = a.units == "iec" ? rate_unit::iec : rate_unit::si;
+        add_output_observers(p->outputs, p->log, style, observers);
     }
     run_outcome outcome = run_study(p->s, *p->reg, observers, p->options);
 
     // Noise shown, not hidden (results/noise.hpp), like hyperfine's warnings:
     // one line per noisy phase; when more than a few cases have too few
     // samples (a study with repeat: 3), that is said once for all of them.
-    if (leader) {
+    if (leader && !quiet) {
         const auto& cases = outcome.result.cases;
         std::size_t few = 0;
         for (const case_result& c : cases)
@@ -191,9 +213,17 @@ int run_command(const global_options& global, const run_arguments& a) {
                        "spread, outliers and intervals are rough (raise repeat or min_time)\n",
                        few, cases.size(), p->s.noise_min_samples);
     }
+    const std::string error_word = paint(tone::bad, "error:", colour_for(global, STDERR_FILENO));
+    // Quiet: the errors of the cases that failed are all there is to read.
+    if (leader && quiet)
+        for (const auto& c : outcome.result.cases)
+            if (c.status != case_status::ok)
+                fmt::print(stderr, "formatbench: {} {}\n", error_word,
+                           escape_text(fmt::format("[{}/{}] {}: {}: {}", c.spec.index + 1, p->s.cases.size(),
+                                                   describe_case(c.spec), to_string(c.status), c.error)));
     if (leader)
         for (const auto& e : outcome.output_errors)
-            fmt::print(stderr, "formatbench: error: {}\n", e);
+            fmt::print(stderr, "formatbench: {} {}\n", error_word, e);
     if (outcome.interrupted && leader)
         fmt::print(stderr, "formatbench: interrupted; {} of {} cases finished{}\n",
                    outcome.result.cases.size(), p->s.cases.size(),
@@ -250,6 +280,22 @@ void add_run_command(CLI::App& app, const global_options& global, command_action
            "largest data set held in memory; larger ones are streamed chunk by chunk, generated or read "
            "from their file (default: a quarter of the memory this process may use)")
         ->type_name("SIZE");
+    run->add_option("--progress", a->progress,
+                    "progress on stderr: auto (bar on a terminal, else lines), bar (a status line redrawn in "
+                    "place), lines (one per finished case, with elapsed time and ETA) or none")
+        ->check(CLI::IsMember({"auto", "bar", "lines", "none"}))
+        ->type_name("MODE")
+        ->default_str("auto");
+    run->add_flag("--quiet", a->quiet,
+                  "print nothing but errors on stderr: no progress, no notes, no default table (outputs "
+                  "given still written)");
+    run->add_flag("--verbose", a->verbose, "print each repetition's write and read time as it ends");
+    run->add_option("--units", a->units,
+                    "throughput unit of the table, CSV and Markdown: si (MB/s, 10^6 bytes/s, default) or iec "
+                    "(MiB/s, 2^20 bytes/s); JSON stays MB/s")
+        ->check(CLI::IsMember({"si", "iec"}))
+        ->type_name("UNITS")
+        ->default_str("si");
     run->callback([&global, &action, a] { action = [&global, a] { return run_command(global, *a); }; });
 }
 

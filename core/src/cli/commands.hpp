@@ -2,6 +2,7 @@
 // functions; each sets `action` to run when its subcommand is chosen.
 #pragma once
 
+#include "base/colour.hpp"
 #include "host/registry.hpp"
 #include "study/study.hpp"
 
@@ -16,8 +17,14 @@ namespace formatbench::cli {
 
 struct global_options {
     std::vector<std::string> plugin_path; // --plugin-path, repeatable
-    bool quiet = false;                   // no load diagnostics on stderr
+    bool quiet = false;                   // no load diagnostics on stderr; for run: as run --quiet
+    std::string colour = "auto";          // --color auto|always|never (base/colour.hpp decides)
 };
+
+// Whether to colour what goes to `fd` (STDOUT_FILENO, STDERR_FILENO).
+inline bool colour_for(const global_options& global, int fd) {
+    return colour_wanted(parse_colour_mode(global.colour), fd);
+}
 
 // Returns the process exit code.
 using command_action = std::function<int()>;
@@ -29,8 +36,9 @@ struct silent_exit {
 };
 
 // Prints an error the way every command ends with one: "formatbench: WHAT"
-// for a usage error (exit 2), "formatbench: error: WHAT" otherwise.
-void print_error(const std::string& what, bool usage);
+// for a usage error (exit 2), "formatbench: error: WHAT" otherwise ("error:"
+// in red when `colour`).
+void print_error(const std::string& what, bool usage, bool colour = false);
 
 // Loads every plugin on the search path; prints one line per skipped file to
 // stderr unless quiet.

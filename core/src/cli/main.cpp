@@ -11,14 +11,19 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <exception>
 
 namespace formatbench::cli {
 
-void print_error(const std::string& what, bool usage) {
-    fmt::print(stderr, "formatbench: {}{}\n", usage ? "" : "error: ", escape_text(what));
+void print_error(const std::string& what, bool usage, bool colour) {
+    if (usage)
+        fmt::print(stderr, "formatbench: {}\n", escape_text(what));
+    else
+        fmt::print(stderr, "formatbench: {} {}\n", paint(tone::bad, "error:", colour), escape_text(what));
 }
 
 } // namespace formatbench::cli
@@ -44,7 +49,14 @@ int main(int argc, char** argv) {
            "plugin_path and the folder beside the executable")
         ->type_name("DIR")
         ->allow_extra_args(false); // one folder per flag: `describe --plugin-path DIR ID` keeps ID
-    app.add_flag("-q,--quiet", global.quiet, "do not report plugin files that were skipped");
+    app.add_flag("-q,--quiet", global.quiet,
+                 "do not report plugin files that were skipped (run: the same as run --quiet)");
+    app.add_option(
+           "--color", global.colour,
+           "colour on a terminal: auto (a terminal, NO_COLOR unset or empty, TERM not dumb), always or never")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->type_name("WHEN")
+        ->default_str("auto");
 
     cli::command_action action;
     cli::add_plugins_commands(app, global, action);
@@ -79,7 +91,7 @@ int main(int argc, char** argv) {
         cli::print_error(e.what(), true);
         return checked(exit_usage);
     } catch (const std::exception& e) {
-        cli::print_error(e.what(), false);
+        cli::print_error(e.what(), false, cli::colour_for(global, STDERR_FILENO));
         return checked(exit_case_failed);
     }
 }

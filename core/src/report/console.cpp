@@ -1,6 +1,7 @@
 // Console reporter: per dataset an aligned table in the spirit of the
 // reference Fortran program's output (times, then "enhancement" factors
 // against the baseline), with a header naming the study and the machine.
+#include "base/colour.hpp"
 #include "base/text.hpp"
 #include "report/reporters.hpp"
 #include "report/table.hpp"
@@ -28,30 +29,45 @@ std::string pad(const std::string& s, std::size_t width, bool right) {
     return right ? fill + s : s + fill;
 }
 
-void print_table(const results_table& t, std::ostream& out) {
+// Cells are escaped here (labels and messages come from studies and
+// plugins); with `colour`, the status column's cells are painted after
+// padding, so the escapes never count as width.
+void print_table(results_table t, std::ostream& out, bool colour = false) {
+    for (std::string& h : t.header)
+        h = escape_text(h);
+    for (auto& row : t.rows)
+        for (std::string& c : row)
+            c = escape_text(c);
+    const auto status_column = std::find(t.header.begin(), t.header.end(), "status") - t.header.begin();
     std::vector<std::size_t> width(t.header.size());
     for (std::size_t i = 0; i < t.header.size(); ++i)
         width[i] = display_width(t.header[i]);
     for (const auto& row : t.rows)
         for (std::size_t i = 0; i < row.size(); ++i)
             width[i] = std::max(width[i], display_width(row[i]));
-    auto line = [&](const std::vector<std::string>& cells) {
+    auto line = [&](const std::vector<std::string>& cells, bool body) {
         std::string text = " ";
         for (std::size_t i = 0; i < cells.size(); ++i) {
             if (i) text += "  ";
-            text += pad(cells[i], width[i], t.numeric[i]);
+            std::string cell = pad(cells[i], width[i], t.numeric[i]);
+            if (body && colour && static_cast<std::ptrdiff_t>(i) == status_column) {
+                const std::string fill(cell.size() - cells[i].size(), ' ');
+                const std::string painted = paint(cells[i] == "ok" ? tone::good : tone::bad, cells[i], true);
+                cell = t.numeric[i] ? fill + painted : painted + fill;
+            }
+            text += cell;
         }
         while (!text.empty() && text.back() == ' ')
             text.pop_back();
         out << text << '\n';
     };
-    line(t.header);
+    line(t.header, false);
     std::vector<std::string> rule;
     for (std::size_t w : width)
         rule.emplace_back(w, '-');
-    line(rule);
+    line(rule, false);
     for (const auto& row : t.rows)
-        line(row);
+        line(row, true);
 }
 
 // A multi-line error message stays under its marker.
@@ -64,30 +80,34 @@ std::string indent_continuation(const std::string& text) {
 
 class console_reporter final : public reporter {
 public:
+    explicit console_reporter(const render_options& style) : style_(style) {}
+
     // For a terminal: labels and messages from studies and plugins may hold
-    // control characters, which are escaped ("\x1b"), never sent raw.
+    // control characters, which are escaped ("\x1b"), never sent raw; each
+    // piece of text is escaped on its own, so that the colours (SGR escapes
+    // this reporter adds) are the only control sequences.
     void write(const study_result& r, std::ostream& terminal) const override {
         std::ostringstream out;
         render(r, out);
-        terminal << escape_text(out.str());
+        terminal << out.str();
     }
 
 private:
     void render(const study_result& r, std::ostream& out) const {
-        out << fmt::format("study '{}'", r.spec.name);
-        if (!r.spec.description.empty()) out << " - " << r.spec.description;
+        out << escape_text(fmt::format("study '{}'", r.spec.name));
+        if (!r.spec.description.empty()) out << " - " << escape_text(r.spec.description);
         out << '\n';
-        const std::string context = context_line(r.context);
+        const std::string context = escape_text(context_line(r.context));
         if (!context.empty()) out << context << '\n';
         if (r.cases.empty()) {
             out << "\nno case ran\n";
             return;
         }
         for (const dataset_group& g : group_by_dataset(r.cases)) {
-            out << fmt::format("\ndataset '{}': {}\n\n", g.dataset->name,
-                               describe_dataset(*g.dataset, g.cases.front()->payload_bytes));
-            const results_table t = dataset_table(r, g);
-            print_table(t, out);
+            out << escape_text(fmt::format("\ndataset '{}': {}\n\n", g.dataset->name,
+                                           describe_dataset(*g.dataset, g.cases.front()->payload_bytes)));
+            const results_table t = dataset_table(r, g, style_.units);
+            print_table(t, out, style_.colour);
             if (const results_table m = metrics_table(g); !m.rows.empty()) {
                 out << "\n plugin metrics (median per repetition):\n";
                 print_table(m, out);
@@ -97,10 +117,11 @@ private:
                 print_table(m, out);
             }
             if (t.baseline_missing)
-                out << fmt::format(" (baseline '{}' has no case for this dataset: no speed-up)\n",
-                                   r.spec.baseline);
+                out << escape_text(fmt::format(" (baseline '{}' has no case for this dataset: no speed-up)\n",
+                                               r.spec.baseline));
             for (const std::string& f : t.failures)
-                out << " ! " << indent_continuation(f) << '\n';
+                out << paint(tone::bad, " !", style_.colour) << ' ' << escape_text(indent_continuation(f))
+                    << '\n';
         }
         if (const auto fits = fit_cost_models(r.cases); !fits.empty()) {
             out << '\n' << cost_model_title << ":\n\n";
@@ -109,15 +130,17 @@ private:
                 out << " " << l << '\n';
         }
         out << '\n';
-        for (const std::string& l : legend(r))
-            out << l << '\n';
+        for (const std::string& l : legend(r, style_.units))
+            out << escape_text(l) << '\n';
     }
+
+    render_options style_;
 };
 
 } // namespace
 
-std::unique_ptr<reporter> make_console_reporter() {
-    return std::make_unique<console_reporter>();
+std::unique_ptr<reporter> make_console_reporter(const render_options& style) {
+    return std::make_unique<console_reporter>(style);
 }
 
 } // namespace formatbench::detail

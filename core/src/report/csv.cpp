@@ -52,8 +52,8 @@ std::vector<std::string> columns() {
                              "read_mean_s",
                              "read_stddev_s",
                              "read_cv",
-                             "write_mb_s",
-                             "read_mb_s",
+                             "write_RATE",
+                             "read_RATE",
                              "payload_bytes",
                              "file_bytes",
                              "size_ratio",
@@ -79,6 +79,7 @@ std::vector<std::string> columns() {
 
 class csv_reporter final : public reporter {
 public:
+    explicit csv_reporter(const render_options& style) : units_(style.units) {}
     void write(const study_result& r, std::ostream& out) const override {
         auto emit = [&](const std::vector<std::string>& cells) {
             std::string line;
@@ -99,7 +100,10 @@ public:
                         metric_columns.end())
                         metric_columns.push_back(column);
                 }
+        // The throughput columns name their unit: write_mb_s or write_mib_s.
         std::vector<std::string> header = columns();
+        for (std::string& h : header)
+            if (h.ends_with("_RATE")) h.replace(h.size() - 4, 4, units_ == rate_unit::iec ? "mib_s" : "mb_s");
         header.insert(header.end(), metric_columns.begin(), metric_columns.end());
         emit(header);
         for (const case_result& c : r.cases) {
@@ -130,8 +134,8 @@ public:
                      num(sr.mean),
                      num(sr.stddev),
                      num(sr.cv),
-                     num(throughput_mb_s(c.payload_bytes, sw.median)),
-                     num(throughput_mb_s(c.payload_bytes, sr.median)),
+                     num(throughput_in(units_, c.payload_bytes, sw.median)),
+                     num(throughput_in(units_, c.payload_bytes, sr.median)),
                      std::to_string(c.payload_bytes),
                      std::to_string(c.file_bytes),
                      num(size_ratio(c)),
@@ -165,12 +169,15 @@ public:
             emit(row);
         }
     }
+
+private:
+    rate_unit units_;
 };
 
 } // namespace
 
-std::unique_ptr<reporter> make_csv_reporter() {
-    return std::make_unique<csv_reporter>();
+std::unique_ptr<reporter> make_csv_reporter(const render_options& style) {
+    return std::make_unique<csv_reporter>(style);
 }
 
 } // namespace formatbench::detail

@@ -1,7 +1,7 @@
 // The HTML report (see html.hpp). Every figure comes from the records through
 // the same helpers as the console and Markdown tables (table.hpp), so the
 // report never disagrees with them:
-//  - throughput = payload bytes / 10^6 / median time (MB/s); its error bar
+//  - throughput = payload bytes / 10^6 / median time (MB/s; MiB/s: 2^20); its error bar
 //    spans the per-repetition throughputs (min..max);
 //  - speed-up = baseline median / case median, per phase (table.hpp);
 //  - round-trip throughput (scatter) = payload / 10^6 / (write median + read
@@ -79,10 +79,11 @@ double median_of(const std::vector<double>& v) {
 }
 
 // min..max of the per-repetition throughputs of a phase.
-std::pair<double, double> throughput_range(const std::vector<double>& times, std::uint64_t payload) {
+std::pair<double, double> throughput_range(const std::vector<double>& times, std::uint64_t payload,
+                                           rate_unit units) {
     double lo = not_a_number, hi = not_a_number;
     for (double t : times) {
-        const double v = throughput_mb_s(payload, t);
+        const double v = detail::throughput_in(units, payload, t);
         if (!std::isfinite(v)) continue;
         lo = std::isfinite(lo) ? std::min(lo, v) : v;
         hi = std::isfinite(hi) ? std::max(hi, v) : v;
@@ -173,7 +174,7 @@ std::string context_block(const report_input& in) {
 
 class builder {
 public:
-    explicit builder(const std::vector<report_input>& inputs) : inputs_(inputs) {
+    builder(const std::vector<report_input>& inputs, rate_unit units) : inputs_(inputs), units_(units) {
         for (std::size_t f = 0; f < inputs.size(); ++f)
             for (const dataset_group& g : group_by_dataset(inputs[f].result.cases))
                 for (const case_result* c : g.cases)
@@ -199,12 +200,12 @@ public:
              "<meta charset=\"utf-8\"/>\n";
         h += fmt::format("<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n", escape(title), style);
         h += fmt::format("<h1>{}</h1>\n", escape(title));
-        h += fmt::format(
-            "<p class=\"note\">{} record(s). Throughput is MB/s = 10<sup>6</sup> bytes of payload "
-            "(count &#215; element size) per second at the median time; whiskers span the "
-            "throughputs of the individual repetitions (min..max). Charts with a wide range use "
-            "log axes (marked on the axis).</p>\n",
-            inputs_.size());
+        h += fmt::format("<p class=\"note\">{} record(s). Throughput is {} = {} bytes of payload "
+                         "(count &#215; element size) per second at the median time; whiskers span the "
+                         "throughputs of the individual repetitions (min..max). Charts with a wide range use "
+                         "log axes (marked on the axis).</p>\n",
+                         inputs_.size(), detail::rate_unit_name(units_),
+                         units_ == rate_unit::iec ? "2<sup>20</sup>" : "10<sup>6</sup>");
         h += "<h2 id=\"context\">Context</h2>\n";
         for (const auto& in : inputs_)
             h += context_block(in);
@@ -221,6 +222,7 @@ public:
 
 private:
     const std::vector<report_input>& inputs_;
+    const rate_unit units_;
     std::vector<entry> entries_;
     std::vector<std::string> datasets_;
     html_report out_;
@@ -247,7 +249,7 @@ private:
         for (const dataset_group& g : group_by_dataset(in.result.cases)) {
             h += fmt::format("<p><b>{}</b>: {}</p>\n", escape(g.dataset->name),
                              escape(detail::describe_dataset(*g.dataset, g.cases.front()->payload_bytes)));
-            const detail::results_table t = detail::dataset_table(in.result, g);
+            const detail::results_table t = detail::dataset_table(in.result, g, units_);
             h += html_table(t);
             if (const detail::results_table m = detail::metrics_table(g); !m.rows.empty()) {
                 h += "<p class=\"note\">The plugins' own figures (median per repetition):</p>\n";
@@ -267,7 +269,7 @@ private:
                 h += "<p class=\"note\">" + escape(l) + "</p>\n";
         }
         h += "<ul class=\"legend-text\">\n";
-        for (const auto& l : detail::legend(in.result))
+        for (const auto& l : detail::legend(in.result, units_))
             h += "<li>" + escape(l) + "</li>\n";
         h += "</ul>\n";
     }
@@ -314,16 +316,16 @@ private:
                     if (e->file_index != f) continue;
                     const std::size_t k = row_of(e);
                     const std::vector<double> t = is_write ? write_times(*e->c) : read_times(*e->c);
-                    s.values[k] = throughput_mb_s(e->c->payload_bytes, median_of(t));
-                    std::tie(s.lo[k], s.hi[k]) = throughput_range(t, e->c->payload_bytes);
+                    s.values[k] = detail::throughput_in(units_, e->c->payload_bytes, median_of(t));
+                    std::tie(s.lo[k], s.hi[k]) = throughput_range(t, e->c->payload_bytes, units_);
                     all.push_back(s.values[k]);
                     all.push_back(s.lo[k]);
                     any = true;
                 }
                 if (any) chart.series.push_back(std::move(s));
             }
-            chart.value = {fmt::format("{} throughput", phase), "MB/s", log_if(wide_range(all, 50)),
-                           svg::quantity::mb_s};
+            chart.value = {fmt::format("{} throughput", phase), detail::rate_unit_name(units_),
+                           log_if(wide_range(all, 50)), svg::quantity::mb_s};
             chart.id = ids_.make(fmt::format("throughput-{}-{}", phase, d));
             chart.title = fmt::format("{} throughput, data set {}", is_write ? "Write" : "Read", d);
             chart.subtitle = "bar: median; whisker: min..max over repetitions; longer is better";
@@ -388,7 +390,7 @@ private:
             if (e->c->status != case_status::ok) continue;
             const double ratio = size_ratio(*e->c);
             const double total = median_of(write_times(*e->c)) + median_of(read_times(*e->c));
-            const double mb_s = throughput_mb_s(e->c->payload_bytes, total);
+            const double mb_s = detail::throughput_in(units_, e->c->payload_bytes, total);
             if (!std::isfinite(ratio) || !std::isfinite(mb_s)) continue;
             per_record[e->file_index].push_back({e, ratio, mb_s});
             if (std::find(formats.begin(), formats.end(), e->c->spec.format.label) == formats.end())
@@ -398,8 +400,8 @@ private:
         }
         const svg::axis x = {"size ratio payload / file", "", log_if(wide_range(xs, 20) && all_positive(xs)),
                              svg::quantity::ratio};
-        const svg::axis y = {"round-trip throughput", "MB/s", log_if(wide_range(ys, 20)),
-                             svg::quantity::mb_s};
+        const svg::axis y = {"round-trip throughput", detail::rate_unit_name(units_),
+                             log_if(wide_range(ys, 20)), svg::quantity::mb_s};
         for (std::size_t f = 0; f < inputs_.size(); ++f) {
             const std::vector<point>& pts = per_record[f];
             if (pts.empty()) continue;
@@ -573,8 +575,9 @@ private:
 
 } // namespace
 
-html_report render_html_report(const std::vector<report_input>& inputs, const std::string& title) {
-    return builder(inputs).build(title);
+html_report render_html_report(const std::vector<report_input>& inputs, const std::string& title,
+                               rate_unit units) {
+    return builder(inputs, units).build(title);
 }
 
 } // namespace formatbench

@@ -8,6 +8,7 @@
 // records are shown side by side as one series per record.
 #pragma once
 
+#include "report/units.hpp"
 #include "results/result.hpp"
 
 #include <string>
@@ -28,7 +29,9 @@ struct html_report {
     std::vector<std::pair<std::string, std::string>> charts;
 };
 
-// `title` heads the page ("" = derived from the study names).
-html_report render_html_report(const std::vector<report_input>& inputs, const std::string& title);
+// `title` heads the page ("" = derived from the study names); throughput is
+// shown in `units` (report --units).
+html_report render_html_report(const std::vector<report_input>& inputs, const std::string& title,
+                               rate_unit units = rate_unit::si);
 
 } // namespace formatbench

@@ -16,7 +16,7 @@ public:
 
 } // namespace
 
-std::unique_ptr<reporter> make_json_reporter() {
+std::unique_ptr<reporter> make_json_reporter(const render_options&) {
     return std::make_unique<json_reporter>();
 }
 

@@ -43,6 +43,7 @@ std::string code(const std::string& s) {
 
 class markdown_reporter final : public reporter {
 public:
+    explicit markdown_reporter(const render_options& style) : units_(style.units) {}
     void write(const study_result& r, std::ostream& out) const override {
         out << "# formatbench: " << cell(r.spec.name) << "\n\n";
         if (!r.spec.description.empty()) out << r.spec.description << "\n\n";
@@ -55,7 +56,7 @@ public:
         for (const dataset_group& g : group_by_dataset(r.cases)) {
             out << fmt::format("## Dataset {}\n\n{}\n\n", code(g.dataset->name),
                                describe_dataset(*g.dataset, g.cases.front()->payload_bytes));
-            const results_table t = dataset_table(r, g);
+            const results_table t = dataset_table(r, g, units_);
             std::string align = "|";
             for (std::size_t i = 0; i < t.header.size(); ++i)
                 align += t.numeric[i] ? " --: |" : " :-- |";
@@ -73,15 +74,18 @@ public:
                 out << '\n';
             }
         }
-        for (const std::string& l : legend(r))
+        for (const std::string& l : legend(r, units_))
             out << "- " << l << '\n';
     }
+
+private:
+    rate_unit units_;
 };
 
 } // namespace
 
-std::unique_ptr<reporter> make_markdown_reporter() {
-    return std::make_unique<markdown_reporter>();
+std::unique_ptr<reporter> make_markdown_reporter(const render_options& style) {
+    return std::make_unique<markdown_reporter>(style);
 }
 
 } // namespace formatbench::detail

@@ -36,11 +36,12 @@ private:
     std::string path_;
 };
 
-template <std::unique_ptr<reporter> (*Make)()>
+template <std::unique_ptr<reporter> (*Make)(const render_options&)>
 output_kind rendered(const char* name, const char* help) {
     return {name, help, true,
-            [name](const std::string& path, const log_options&) -> std::unique_ptr<observer> {
-                return std::make_unique<render_at_end>(name, Make(), path);
+            [name](const std::string& path, const log_options&,
+                   const render_options& style) -> std::unique_ptr<observer> {
+                return std::make_unique<render_at_end>(name, Make(style), path);
             }};
 }
 
@@ -54,9 +55,8 @@ const std::vector<output_kind>& output_kinds() {
         rendered<detail::make_csv_reporter>("csv", "a CSV summary, one row per case"),
         rendered<detail::make_markdown_reporter>("markdown", "Markdown tables, one per data set"),
         {"jsonl", "a JSON Lines log: each case appended as it ends (resume it with --resume)", false,
-         [](const std::string& path, const log_options& log) -> std::unique_ptr<observer> {
-             return make_jsonl_log(path, log);
-         }},
+         [](const std::string& path, const log_options& log,
+            const render_options&) -> std::unique_ptr<observer> { return make_jsonl_log(path, log); }},
     };
     return table;
 }
@@ -99,9 +99,9 @@ void check_outputs(const std::vector<output_spec>& outputs) {
 }
 
 void add_output_observers(const std::vector<output_spec>& outputs, const log_options& log,
-                          observer_list& to) {
+                          const render_options& style, observer_list& to) {
     for (const auto& o : outputs)
-        to.add(output_kind_named(o.format, o.origin).make(o.path, log));
+        to.add(output_kind_named(o.format, o.origin).make(o.path, log, style));
 }
 
 } // namespace formatbench

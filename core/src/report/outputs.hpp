@@ -4,6 +4,7 @@
 // output is one file (its reporter or observer) and one row here.
 #pragma once
 
+#include "report/reporter.hpp"
 #include "run/observer.hpp"
 #include "study/study.hpp"
 
@@ -25,7 +26,9 @@ struct output_kind {
     std::string help; // one line for --help
     bool may_be_stdout = true;
     // The observer that writes this output to `path` ("" or "-": standard output).
-    std::function<std::unique_ptr<observer>(const std::string& path, const log_options& log)> make;
+    std::function<std::unique_ptr<observer>(const std::string& path, const log_options& log,
+                                            const render_options& style)>
+        make;
 };
 
 // console, json, csv, markdown, jsonl.
@@ -41,6 +44,7 @@ const output_kind& output_kind_named(const std::string& name, const std::string&
 void check_outputs(const std::vector<output_spec>& outputs);
 
 // The observers of `outputs`, in order.
-void add_output_observers(const std::vector<output_spec>& outputs, const log_options& log, observer_list& to);
+void add_output_observers(const std::vector<output_spec>& outputs, const log_options& log,
+                          const render_options& style, observer_list& to);
 
 } // namespace formatbench

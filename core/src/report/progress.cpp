@@ -1,43 +1,282 @@
-// Progress lines (progress.hpp).
+// Progress output (progress.hpp). In bar mode a small thread owned by the
+// observer redraws the status line once a second, so a long repetition still
+// shows its time going up; every observer call and the thread take one mutex.
+// The line is cleared when the run ends (before the console table prints,
+// also after SIGINT: the run then ends normally) and when the observer is
+// destroyed (a run that threw).
 #include "report/progress.hpp"
 
+#include "base/colour.hpp"
+#include "base/dtype.hpp"
 #include "base/text.hpp"
+#include "report/eta.hpp"
 #include "report/units.hpp"
 #include "results/stats.hpp"
 #include "study/plan.hpp"
 
 #include <fmt/format.h>
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <thread>
 
 namespace formatbench {
 namespace {
 
-class progress_lines final : public observer {
+using clock_type = std::chrono::steady_clock;
+
+// A case that has run this long says so in the status line.
+constexpr double slow_case_s = 5;
+
+double seconds_since(clock_type::time_point t) {
+    return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+// A wall-clock span for people: "4.2 s", "38 s", "2 min 05 s", "1 h 02 min".
+std::string format_span(double s) {
+    if (!std::isfinite(s) || s < 0) return "?";
+    if (s < 10) return fmt::format("{:.1f} s", s);
+    if (s < 60) return fmt::format("{:.0f} s", s);
+    const auto whole = static_cast<long long>(std::llround(s));
+    if (whole < 3600) return fmt::format("{} min {:02} s", whole / 60, whole % 60);
+    return fmt::format("{} h {:02} min", whole / 3600, whole % 3600 / 60);
+}
+
+// Columns of the terminal on standard error: TIOCGWINSZ, else COLUMNS, else 80.
+std::size_t terminal_columns() {
+    winsize ws{};
+    if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+    if (const char* c = std::getenv("COLUMNS")) {
+        char* end = nullptr;
+        const long n = std::strtol(c, &end, 10);
+        if (end != c && *end == '\0' && n > 0) return static_cast<std::size_t>(n);
+    }
+    return 80;
+}
+
+// Terminal columns of UTF-8 `s`: one per code point.
+std::size_t display_width(const std::string& s) {
+    std::size_t n = 0;
+    for (unsigned char ch : s)
+        n += (ch & 0xC0) != 0x80;
+    return n;
+}
+
+// The first `columns` terminal columns of UTF-8 `s` (one per code point).
+std::string first_columns(const std::string& s, std::size_t columns) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) continue;
+        if (n++ == columns) return s.substr(0, i);
+    }
+    return s;
+}
+
+std::uint64_t case_bytes(const case_spec& c) {
+    return c.dataset.count * dtype_size(c.dataset.type);
+}
+
+class progress final : public observer {
 public:
+    explicit progress(const progress_options& o) : options_(o) {}
+    ~progress() override { stop_ticking(); }
+
     std::string name() const override { return "progress"; }
-    void begin(const study_result& run, std::size_t, std::size_t) override { total_ = run.spec.cases.size(); }
-    void case_finished(const case_result& r, bool resumed) override {
-        if (resumed) return;
-        std::string times;
-        if (!r.samples.empty())
-            times = fmt::format("write {} read {}", detail::format_duration(summarize(write_times(r)).median),
-                                detail::format_duration(summarize(read_times(r)).median));
-        fmt::print(
-            stderr, "{}",
-            escape_text(fmt::format(
-                "[{}/{}] {}  {}  {}\n", r.spec.index + 1, total_, describe_case(r.spec), times,
-                r.status == case_status::ok ? "ok" : fmt::format("{}: {}", to_string(r.status), r.error))));
+
+    void begin(const study_result& run, std::size_t, std::size_t) override {
+        std::lock_guard lock(mutex_);
+        total_ = run.spec.cases.size();
+        for (const case_spec& c : run.spec.cases)
+            remaining_[c.index] = case_bytes(c);
+        start_ = clock_type::now();
+        if (options_.mode == progress_mode::bar) {
+            draw();
+            ticker_ = std::thread([this] { tick(); });
+        }
     }
 
+    void case_started(const case_spec& c) override {
+        std::lock_guard lock(mutex_);
+        active_[c.index] = {describe_case(c), clock_type::now(), 0, c.params.repeat};
+        shown_ = c.index;
+        draw();
+    }
+
+    void repetition_done(const case_result& so_far) override {
+        std::lock_guard lock(mutex_);
+        const std::size_t i = so_far.spec.index;
+        auto a = active_.find(i);
+        if (a != active_.end() && !so_far.samples.empty()) {
+            // The runner's rule (run/runner.cpp): a case ends once it has
+            // `repeat` samples and `min_time` of recorded write+read. One
+            // sample more each call: summed as they come (a case can have
+            // 10^5 samples under min_time; summing all each time is quadratic).
+            active_case& c = a->second;
+            const repetition& last = so_far.samples.back();
+            c.recorded_s += last.write.wall_s + last.read.wall_s;
+            c.reps = so_far.samples.size();
+            c.finishing = c.reps >= so_far.spec.params.repeat && c.recorded_s >= so_far.spec.params.min_time;
+        }
+        shown_ = i;
+        if (options_.verbose && !so_far.samples.empty()) {
+            const repetition& rep = so_far.samples.back();
+            print_line(fmt::format("{} {}  repetition {}/{}: write {} read {}", counter(i),
+                                   escape_line(describe_case(so_far.spec)), so_far.samples.size(),
+                                   so_far.spec.params.repeat, detail::format_duration(rep.write.wall_s),
+                                   detail::format_duration(rep.read.wall_s)));
+        }
+        draw(options_.verbose);
+    }
+
+    void case_finished(const case_result& r, bool resumed) override {
+        std::lock_guard lock(mutex_);
+        remaining_.erase(r.spec.index);
+        active_.erase(r.spec.index);
+        if (resumed) return;
+        finished_bytes_.push_back(case_bytes(r.spec));
+        if (options_.mode == progress_mode::none) return;
+        std::string times;
+        if (!r.samples.empty())
+            times =
+                fmt::format("  write {} read {}", detail::format_duration(summarize(write_times(r)).median),
+                            detail::format_duration(summarize(read_times(r)).median));
+        const bool ok = r.status == case_status::ok;
+        const std::string status =
+            ok ? paint(tone::good, "ok", options_.colour)
+               : paint(tone::bad, escape_line(fmt::format("{}: {}", to_string(r.status), r.error)),
+                       options_.colour);
+        print_line(fmt::format("{} {}{}  {}  ({})", counter(r.spec.index), escape_line(describe_case(r.spec)),
+                               times, status, clock_text()));
+        draw();
+    }
+
+    void end(const run_outcome&) override { stop_ticking(); }
+
 private:
+    struct active_case {
+        std::string label;
+        clock_type::time_point started;
+        std::size_t reps = 0;   // recorded repetitions done
+        unsigned repeat = 0;    // recorded repetitions asked for (at least)
+        double recorded_s = 0;  // write + read wall time of its samples
+        bool finishing = false; // enough samples: the case is ending (clean-up)
+    };
+
+    std::string counter(std::size_t index) const {
+        return paint(tone::faint, fmt::format("[{}/{}]", index + 1, total_), options_.colour);
+    }
+
+    // "4.2 s elapsed, ETA 11 s"; the caller holds the mutex.
+    std::string clock_text() const {
+        std::vector<std::uint64_t> left;
+        for (const auto& [i, bytes] : remaining_)
+            left.push_back(bytes);
+        const double spent = seconds_since(start_);
+        const double eta = estimate_remaining_s(spent, finished_bytes_, left);
+        return fmt::format("{} elapsed, ETA {}", format_span(spent),
+                           std::isnan(eta) ? "?" : format_span(eta));
+    }
+
+    // A finished-case or repetition line; in bar mode above the bar, which
+    // is drawn again by the caller. `head` is already escaped.
+    void print_line(const std::string& head) {
+        if (options_.mode == progress_mode::bar && drawn_) std::fputs("\r\033[K", stderr);
+        std::fputs((head + "\n").c_str(), stderr);
+        drawn_ = false;
+    }
+
+    // The status line, no wider than the terminal: the label is cut first,
+    // so where the run is and its ETA stay in view. The caller holds the
+    // mutex. Unless `force`d, at most ten redraws a second (repetitions can
+    // be much shorter than the terminal needs to draw a line).
+    void draw(bool force = true) {
+        if (options_.mode != progress_mode::bar || stopped_) return;
+        const auto now = clock_type::now();
+        if (!force && drawn_ && now - last_draw_ < std::chrono::milliseconds(100)) return;
+        last_draw_ = now;
+        std::string label, phase;
+        auto a = active_.find(shown_);
+        if (a != active_.end()) {
+            const active_case& c = a->second;
+            label = escape_line(c.label);
+            phase = c.finishing   ? std::string("finishing")
+                    : c.reps == 0 ? std::string("set-up and warm-up")
+                                  : fmt::format("repetition {}{}", c.reps + 1,
+                                                c.reps + 1 <= c.repeat ? fmt::format("/{}", c.repeat) : "");
+            const double running = seconds_since(c.started);
+            if (running > slow_case_s)
+                phase = fmt::format("{}, case still running after {}", phase, format_span(running));
+        }
+        const std::size_t done = total_ - remaining_.size();
+        const std::string head = fmt::format("[{}/{}]", a != active_.end() ? shown_ + 1 : done, total_);
+        const std::string tail = (phase.empty() ? "" : " | " + phase) + " | " + clock_text();
+        // One column is left free: a line that fills the terminal wraps on some.
+        const std::size_t room = terminal_columns() - 1;
+        const std::size_t fixed = head.size() + 1 + display_width(tail);
+        std::string text;
+        if (label.empty())
+            text = tail.substr(3);
+        else if (fixed + 8 <= room) // room for a label of a few characters
+            text = (display_width(label) + fixed <= room ? label
+                                                         : first_columns(label, room - fixed - 3) + "...") +
+                   tail;
+        else
+            text = label + tail;
+        text = first_columns(text, room > head.size() + 1 ? room - head.size() - 1 : 0);
+        std::fputs(fmt::format("\r{} {}\033[K", paint(tone::faint, head, options_.colour), text).c_str(),
+                   stderr);
+        std::fflush(stderr);
+        drawn_ = true;
+    }
+
+    void tick() {
+        std::unique_lock lock(mutex_);
+        while (!stopped_) {
+            wake_.wait_for(lock, std::chrono::seconds(1));
+            if (!stopped_) draw();
+        }
+    }
+
+    void stop_ticking() {
+        {
+            std::lock_guard lock(mutex_);
+            if (stopped_) return;
+            stopped_ = true;
+            if (drawn_) std::fputs("\r\033[K", stderr);
+            std::fflush(stderr);
+            drawn_ = false;
+        }
+        wake_.notify_all();
+        if (ticker_.joinable()) ticker_.join();
+    }
+
+    const progress_options options_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::thread ticker_;
+    bool stopped_ = false;
+    bool drawn_ = false; // the status line is on the screen
+    clock_type::time_point last_draw_{};
     std::size_t total_ = 0;
+    clock_type::time_point start_ = clock_type::now();
+    std::map<std::size_t, std::uint64_t> remaining_; // plan index -> payload bytes, cases not finished
+    std::vector<std::uint64_t> finished_bytes_;      // payload of each case finished in this run
+    std::map<std::size_t, active_case> active_;
+    std::size_t shown_ = 0; // the case the status line shows
 };
 
 } // namespace
 
-std::unique_ptr<observer> make_progress_lines() {
-    return std::make_unique<progress_lines>();
+std::unique_ptr<observer> make_progress(const progress_options& options) {
+    return std::make_unique<progress>(options);
 }
 
 } // namespace formatbench

@@ -8,9 +8,9 @@
 
 namespace formatbench::detail {
 
-std::unique_ptr<reporter> make_console_reporter();
-std::unique_ptr<reporter> make_json_reporter();
-std::unique_ptr<reporter> make_csv_reporter();
-std::unique_ptr<reporter> make_markdown_reporter();
+std::unique_ptr<reporter> make_console_reporter(const render_options& style);
+std::unique_ptr<reporter> make_json_reporter(const render_options& style); // the record: style ignored
+std::unique_ptr<reporter> make_csv_reporter(const render_options& style);
+std::unique_ptr<reporter> make_markdown_reporter(const render_options& style);
 
 } // namespace formatbench::detail

@@ -90,10 +90,12 @@ struct results_table {
 };
 
 // Columns: format | write | read | write MB/s | read MB/s | file | ratio |
+// (MiB/s with `units` iec)
 // [resident] | check | [write speed-up | read speed-up] | status.
 // "resident" appears when a case of the dataset measured it;
 // the speed-ups when the study has a baseline.
-inline results_table dataset_table(const study_result& r, const dataset_group& g) {
+inline results_table dataset_table(const study_result& r, const dataset_group& g,
+                                   rate_unit units = rate_unit::si) {
     results_table t;
     const bool with_speedup = !r.spec.baseline.empty();
     bool with_resident = false;
@@ -101,7 +103,8 @@ inline results_table dataset_table(const study_result& r, const dataset_group& g
         for (const repetition& rep : c->samples)
             with_resident |= rep.resident_fraction >= 0;
 
-    t.header = {"format", "write", "read", "write MB/s", "read MB/s", "file", "ratio"};
+    const std::string rate = rate_unit_name(units);
+    t.header = {"format", "write", "read", "write " + rate, "read " + rate, "file", "ratio"};
     if (with_resident) t.header.emplace_back("resident");
     t.header.emplace_back("check");
     if (with_speedup) t.header.insert(t.header.end(), {"write speed-up", "read speed-up"});
@@ -122,8 +125,8 @@ inline results_table dataset_table(const study_result& r, const dataset_group& g
         std::vector<std::string> row = {row_label(*c, g),
                                         timed(sw, w),
                                         timed(sr, rd),
-                                        format_rate(throughput_mb_s(c->payload_bytes, sw.median)),
-                                        format_rate(throughput_mb_s(c->payload_bytes, sr.median)),
+                                        format_rate(throughput_in(units, c->payload_bytes, sw.median)),
+                                        format_rate(throughput_in(units, c->payload_bytes, sr.median)),
                                         c->file_bytes > 0 ? format_bytes(c->file_bytes) : "-",
                                         format_ratio(size_ratio(*c))};
         if (with_resident) row.push_back(format_percent(median_resident_fraction(*c)));
@@ -223,11 +226,13 @@ inline const char* cost_model_title =
     "the relative error)";
 
 // The definitions printed once under the table(s).
-inline std::vector<std::string> legend(const study_result& r) {
+inline std::vector<std::string> legend(const study_result& r, rate_unit units = rate_unit::si) {
     std::vector<std::string> lines = {
         "write, read: median wall time of the repetitions (open to close), \u00b1 coefficient of variation "
         "(stddev / mean)",
-        "MB/s: 10^6 bytes of payload (count x element size) per second, at the median time",
+        units == rate_unit::iec
+            ? "MiB/s: 2^20 bytes of payload (count x element size) per second, at the median time"
+            : "MB/s: 10^6 bytes of payload (count x element size) per second, at the median time",
         "file: bytes on disk (decimal units); ratio: payload bytes / file bytes",
         "check: exact = read back bit-identical; otherwise the largest absolute error",
     };
@@ -240,8 +245,8 @@ inline std::vector<std::string> legend(const study_result& r) {
     if (r.context.ranks > 1)
         lines.push_back(fmt::format(
             "{} MPI ranks: write, read = aggregate time, from the first rank's start to the last rank's end; "
-            "MB/s = all ranks' payload / that time; rank times: each rank's own",
-            r.context.ranks));
+            "{} = all ranks' payload / that time; rank times: each rank's own",
+            r.context.ranks, rate_unit_name(units)));
     if (!r.spec.baseline.empty()) {
         lines.push_back(fmt::format("speed-up: median time of baseline '{}' / median time of the row "
                                     "(the reference program's enhancement factor)",

@@ -1,7 +1,7 @@
 // How the human-readable reporters (console, markdown) print quantities:
 // durations with a unit chosen by magnitude, decimal byte sizes, factors,
-// throughputs. Machine-readable outputs (JSON, CSV) print raw SI numbers
-// instead. NaN (no samples) always prints as "-".
+// throughputs (MB/s, or MiB/s with --units iec). Machine-readable outputs
+// (JSON, CSV) print raw numbers instead. NaN (no samples) always prints as "-".
 #pragma once
 
 #include <fmt/format.h>
@@ -11,7 +11,27 @@
 #include <string>
 #include <string_view>
 
+namespace formatbench {
+
+// The throughput unit of the console, Markdown, CSV and HTML outputs
+// (--units): si = MB/s (10^6 bytes per second, the default), iec = MiB/s
+// (2^20). The JSON record always holds MB/s and bytes.
+enum class rate_unit { si, iec };
+
+} // namespace formatbench
+
 namespace formatbench::detail {
+
+// "MB/s" or "MiB/s".
+inline const char* rate_unit_name(rate_unit u) {
+    return u == rate_unit::iec ? "MiB/s" : "MB/s";
+}
+
+// Payload bytes per second at `seconds`, in `u`; NaN when there is no time.
+inline double throughput_in(rate_unit u, std::uint64_t payload_bytes, double seconds) {
+    if (!(seconds > 0) || !std::isfinite(seconds)) return std::nan("");
+    return static_cast<double>(payload_bytes) / (u == rate_unit::iec ? 1048576.0 : 1e6) / seconds;
+}
 
 // Three significant digits without an exponent for values in [1, 1000).
 inline std::string three_digits(double v) {
