@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -300,34 +301,49 @@ TEST(runner, resumed_cases_are_kept_and_not_run) {
     EXPECT_EQ(seen.back(), "end 3");
 }
 
-TEST(runner, a_lossless_case_with_differing_data_fails) {
-    fb::mock_executor ex;
-    struct lying final : fb::executor {
-        std::unique_ptr<fb::case_session> open(const fb::case_spec& c) override {
-            struct session final : fb::case_session {
-                fb::step_result start(fb::case_setup& setup) override {
-                    setup.lossless_expected = true;
-                    return {};
-                }
-                fb::step_result repetition(fb::repetition_report& r) override {
-                    r.rep.write.wall_s = r.rep.read.wall_s = 0.001;
-                    r.verify.checked = true;
-                    r.verify.compared = 10;
-                    r.verify.mismatches = 1;
-                    r.verify.max_abs_error = 0.5;
-                    return {};
-                }
-                fb::step_result rewarm() override { return {}; }
-                fb::step_result finish(fb::case_facts&) override { return {}; }
-            };
-            (void)c;
-            return std::make_unique<session>();
-        }
-    } liar;
+// An executor whose one case reports, for repetition i, what `verify`
+// writes into its verification (1 ms phases), with the plugin lossless or not.
+struct verifying_executor final : fb::executor {
+    bool lossless = false;
+    std::function<void(std::size_t, fb::verification&)> verify;
+    std::unique_ptr<fb::case_session> open(const fb::case_spec&) override {
+        struct session final : fb::case_session {
+            const verifying_executor& ex;
+            std::size_t n = 0;
+            explicit session(const verifying_executor& e) : ex(e) {}
+            fb::step_result start(fb::case_setup& setup) override {
+                setup.lossless_expected = ex.lossless;
+                return {};
+            }
+            fb::step_result repetition(fb::repetition_report& r) override {
+                r.rep.write.wall_s = r.rep.read.wall_s = 0.001;
+                r.verify.checked = true;
+                r.verify.compared = 10;
+                ex.verify(n++, r.verify);
+                return {};
+            }
+            fb::step_result rewarm() override { return {}; }
+            fb::step_result finish(fb::case_facts&) override { return {}; }
+        };
+        return std::make_unique<session>(*this);
+    }
+};
+
+fb::run_outcome run_one_case(fb::executor& ex, unsigned repeat) {
     fb::study_result r;
-    r.spec = study_of(1, 2, 0);
+    r.spec = study_of(1, repeat, 0);
     fb::observer_list none;
-    auto out = fb::run_cases(r, liar, none, {});
+    return fb::run_cases(r, ex, none, {});
+}
+
+TEST(runner, a_lossless_case_with_differing_data_fails) {
+    verifying_executor liar;
+    liar.lossless = true;
+    liar.verify = [](std::size_t, fb::verification& v) {
+        v.mismatches = 1;
+        v.max_abs_error = 0.5;
+    };
+    auto out = run_one_case(liar, 2);
     ASSERT_EQ(out.result.cases.size(), 1u);
     EXPECT_EQ(out.result.cases[0].status, fb::case_status::failed);
     EXPECT_EQ(out.result.cases[0].error, "plugin 'c0' is lossless with these options, but 1 of 10 values "
@@ -339,32 +355,14 @@ TEST(runner, a_lossless_case_with_differing_data_fails) {
 // whose reads differ by more in one repetition than in the others reports
 // that one (3 mismatches, max error 0.25), not the first or the best.
 TEST(runner, the_worst_repetition_s_verification_is_kept) {
-    struct varying final : fb::executor {
-        std::unique_ptr<fb::case_session> open(const fb::case_spec&) override {
-            struct session final : fb::case_session {
-                std::size_t n = 0;
-                fb::step_result start(fb::case_setup&) override { return {}; }
-                fb::step_result repetition(fb::repetition_report& r) override {
-                    static constexpr std::uint64_t mismatches[] = {1, 3, 0};
-                    static constexpr double errors[] = {0.125, 0.25, 0};
-                    r.rep.write.wall_s = r.rep.read.wall_s = 0.001;
-                    r.verify.checked = true;
-                    r.verify.compared = 10;
-                    r.verify.mismatches = mismatches[n % 3];
-                    r.verify.max_abs_error = errors[n % 3];
-                    ++n;
-                    return {};
-                }
-                fb::step_result rewarm() override { return {}; }
-                fb::step_result finish(fb::case_facts&) override { return {}; }
-            };
-            return std::make_unique<session>();
-        }
-    } ex;
-    fb::study_result r;
-    r.spec = study_of(1, 3, 0);
-    fb::observer_list none;
-    auto out = fb::run_cases(r, ex, none, {});
+    verifying_executor varying;
+    varying.verify = [](std::size_t i, fb::verification& v) {
+        static constexpr std::uint64_t mismatches[] = {1, 3, 0};
+        static constexpr double errors[] = {0.125, 0.25, 0};
+        v.mismatches = mismatches[i % 3];
+        v.max_abs_error = errors[i % 3];
+    };
+    auto out = run_one_case(varying, 3);
     ASSERT_EQ(out.result.cases.size(), 1u);
     EXPECT_EQ(out.result.cases[0].status, fb::case_status::ok);
     EXPECT_EQ(out.result.cases[0].samples.size(), 3u);

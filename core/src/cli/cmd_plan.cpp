@@ -40,6 +40,16 @@ std::vector<bool> selected_cases(const study& s, const std::vector<std::string>&
     return selected;
 }
 
+void add_units_option(CLI::App& command, std::string& units, const std::string& what) {
+    command
+        .add_option("--units", units,
+                    "throughput unit " + what +
+                        ": si (MB/s, 10^6 bytes/s, default) or iec (MiB/s, 2^20 bytes/s)")
+        ->check(CLI::IsMember({"si", "iec"}))
+        ->type_name("UNITS")
+        ->default_str("si");
+}
+
 void add_selection_options(CLI::App& command, std::vector<std::string>& filters,
                            std::vector<std::string>& excludes) {
     command

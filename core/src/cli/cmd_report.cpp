@@ -49,12 +49,7 @@ void add_report_command(CLI::App& app, const global_options& /*global*/, command
                     "also write each chart as a standalone SVG file in this folder")
         ->type_name("DIR");
     cmd->add_option("--title", args->title, "page title (default: from the study names)");
-    cmd->add_option("--units", args->units,
-                    "throughput unit of tables and charts: si (MB/s, 10^6 bytes/s, default) or iec (MiB/s, "
-                    "2^20 bytes/s)")
-        ->check(CLI::IsMember({"si", "iec"}))
-        ->type_name("UNITS")
-        ->default_str("si");
+    add_units_option(*cmd, args->units, "of tables and charts");
     cmd->callback([&action, args] {
         action = [args] {
             std::vector<report_input> inputs;

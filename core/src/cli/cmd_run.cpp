@@ -290,12 +290,7 @@ void add_run_command(CLI::App& app, const global_options& global, command_action
                   "print nothing but errors on stderr: no progress, no notes, no default table (outputs "
                   "given still written)");
     run->add_flag("--verbose", a->verbose, "print each repetition's write and read time as it ends");
-    run->add_option("--units", a->units,
-                    "throughput unit of the table, CSV and Markdown: si (MB/s, 10^6 bytes/s, default) or iec "
-                    "(MiB/s, 2^20 bytes/s); JSON stays MB/s")
-        ->check(CLI::IsMember({"si", "iec"}))
-        ->type_name("UNITS")
-        ->default_str("si");
+    add_units_option(*run, a->units, "of the table, CSV and Markdown (JSON stays MB/s)");
     run->callback([&global, &action, a] { action = [&global, a] { return run_command(global, *a); }; });
 }
 

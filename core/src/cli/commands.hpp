@@ -56,6 +56,11 @@ std::string main_help_footer();
 std::vector<bool> selected_cases(const study& s, const std::vector<std::string>& filters,
                                  const std::vector<std::string>& excludes, bool notes);
 // Adds --filter and --exclude to `command`.
+// --units si|iec of run and report: the throughput unit; `what` says where
+// it applies ("of the table, CSV and Markdown"). cmd_plan.cpp, beside the
+// selection options.
+void add_units_option(CLI::App& command, std::string& units, const std::string& what);
+
 void add_selection_options(CLI::App& command, std::vector<std::string>& filters,
                            std::vector<std::string>& excludes);
 
