@@ -1,13 +1,18 @@
 # Sourced after lib.sh by the SDK tests: installs formatbench into a
 # temporary prefix (meson install --destdir) and points pkg-config at it.
 # Sets: dest, prefix, bin (the installed formatbench), plugindir, PY, and
-# exports PKG_CONFIG_PATH. Needs FB_BUILD_ROOT.
+# exports PKG_CONFIG_PATH; defines build_option NAME (a build option's
+# value). Needs FB_BUILD_ROOT.
 BUILD=${FB_BUILD_ROOT:?}
 PY=/usr/bin/python3 # Debian's python3-numpy lives here, whatever python3 is first on PATH
 dest="$work/dest"
 meson install -C "$BUILD" --no-rebuild --destdir "$dest" >"$work/install.log" 2>&1 \
   || { cat "$work/install.log"; fail "meson install failed"; }
-prefix=$(meson introspect "$BUILD" --buildoptions | "$PY" -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="prefix"))')
+build_option() {
+  meson introspect "$BUILD" --buildoptions \
+    | "$PY" -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]==sys.argv[1]))' "$1"
+}
+prefix=$(build_option prefix)
 bin="$dest$prefix/bin/formatbench"
 [ -x "$bin" ] || fail "no installed binary at $bin"
 # The installed .pc says prefix=$prefix; under DESTDIR that is wrong. A copy

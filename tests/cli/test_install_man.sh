@@ -7,8 +7,7 @@
 source "$(dirname "$0")/lib.sh"
 command -v man >/dev/null || { echo "SKIP: man is not installed (Debian: man-db)"; exit 77; }
 source "$(dirname "$0")/sdk_prefix.sh"
-mandir=$(meson introspect "$BUILD" --buildoptions \
-  | "$PY" -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="mandir"))')
+mandir=$(build_option mandir)
 page="$dest$prefix/$mandir/man1/formatbench.1"
 [ -f "$page" ] || fail "no man page at $page"
 

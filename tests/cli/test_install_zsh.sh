@@ -7,8 +7,7 @@
 source "$(dirname "$0")/lib.sh"
 command -v zsh >/dev/null || { echo "SKIP: zsh is not installed"; exit 77; }
 source "$(dirname "$0")/sdk_prefix.sh"
-datadir=$(meson introspect "$BUILD" --buildoptions \
-  | "$PY" -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="datadir"))')
+datadir=$(build_option datadir)
 completion="$dest$prefix/$datadir/zsh/site-functions/_formatbench"
 [ -f "$completion" ] || fail "no zsh completion at $completion"
 zsh -n "$completion" || fail "zsh cannot parse $completion"
