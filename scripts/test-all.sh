@@ -3,7 +3,8 @@
 # under AddressSanitizer + UndefinedBehaviorSanitizer, then short libFuzzer
 # runs of every fuzz target (clang). Exits non-zero when any test fails.
 # Build folders: build-test/, build-asan/ and build-fuzz/ (reused if present).
-# FB_FUZZ_SECONDS: seconds per fuzz target (default 30; 0 skips that stage).
+# FB_FUZZ_SECONDS: seconds per fuzz target (default 10; 0 skips that stage;
+# docs/fuzzing.md says how to run them for longer).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -25,7 +26,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 run_suite build-asan --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
 echo "== libFuzzer targets (clang, ASan + UBSan): short runs, docs/fuzzing.md"
-fuzz_seconds=${FB_FUZZ_SECONDS:-30}
+fuzz_seconds=${FB_FUZZ_SECONDS:-10}
 if [ "$fuzz_seconds" -eq 0 ]; then
   echo "skipped (FB_FUZZ_SECONDS=0)"
 else

@@ -27,11 +27,12 @@ double median_resident_fraction(const case_result& c) {
 std::vector<std::pair<std::string, double>> metric_medians(const case_result& c, bool write) {
     std::vector<std::pair<std::string, std::vector<double>>> values;
     for (const repetition& rep : c.samples)
-        for (const auto& [name, value] : (write ? rep.write : rep.read).metrics) {
-            auto it =
-                std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == name; });
-            if (it == values.end()) it = values.insert(values.end(), {name, {}});
-            it->second.push_back(value);
+        for (const auto& metric : (write ? rep.write : rep.read).metrics) {
+            // (a named pair, not a structured binding: clang 14 cannot capture one)
+            auto it = std::find_if(values.begin(), values.end(),
+                                   [&](const auto& v) { return v.first == metric.first; });
+            if (it == values.end()) it = values.insert(values.end(), {metric.first, {}});
+            it->second.push_back(metric.second);
         }
     std::vector<std::pair<std::string, double>> out;
     for (auto& [name, v] : values)

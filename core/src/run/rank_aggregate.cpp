@@ -43,13 +43,13 @@ phase_sample combine_phase(const std::vector<rank_report>& ranks) {
         out.user_s += s.user_s;
         out.sys_s += s.sys_s;
         own.push_back(s.wall_s);
-        for (const auto& [name, value] : s.metrics) {
+        for (const auto& metric : s.metrics) {
             auto it = std::find_if(out.metrics.begin(), out.metrics.end(),
-                                   [&](const auto& m) { return m.first == name; });
+                                   [&](const auto& m) { return m.first == metric.first; });
             if (it == out.metrics.end())
-                out.metrics.emplace_back(name, value);
+                out.metrics.push_back(metric);
             else
-                it->second += value;
+                it->second += metric.second;
         }
     }
     out.wall_s = last - first;
