@@ -155,8 +155,9 @@ sweep make_sweep(const std::string& p, const std::vector<family>& families, bool
         nlohmann::json facet_json = nlohmann::json::object();
         const family& first = families[fc.lines.front()];
         for (const auto& [name, exact] : fc.fixed) {
+            const std::string& wanted = name; // clang 14 cannot capture a structured binding
             const auto it = std::find_if(first.attributes.begin(), first.attributes.end(),
-                                         [&](const attribute* a) { return a->name == name; });
+                                         [&](const attribute* a) { return a->name == wanted; });
             const svg::rich_text shown = it != first.attributes.end() ? (*it)->shown : svg::rich_text(exact);
             if (!chart.facet.empty()) chart.facet += ", ";
             chart.facet += shown;
