@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what formatbench needs to build and test on Debian 12, from
 # Debian's packages only. Run as root. Safe to run again.
-#   --tests  also Chromium (~290 MB installed), which only the report
-#            rendering test uses; the README's test command passes it.
+#   --tests  also Chromium (~290 MB installed) and the DejaVu fonts, which
+#            only the report rendering test uses; the README's test command
+#            passes it. Everything else (OpenMPI, the formats' own tools,
+#            man-db, zsh, clang) comes in both ways.
 set -euo pipefail
 with_browser=false
 for arg in "$@"; do
