@@ -180,10 +180,9 @@ private:
         for (const auto& [i, bytes] : remaining_)
             left.push_back(bytes);
         const double spent = seconds_since(start_);
-        const remaining_time eta = estimate_remaining(spent, finished_bytes_, left);
-        return fmt::format(
-            "{} elapsed, ETA {}", format_span(spent),
-            std::isnan(eta.seconds) ? "?" : (eta.lower_bound ? "> " : "") + format_span(eta.seconds));
+        const double eta = estimate_remaining_s(spent, finished_bytes_, left);
+        return fmt::format("{} elapsed, ETA {}", format_span(spent),
+                           std::isnan(eta) ? "?" : format_span(eta));
     }
 
     // A finished-case or repetition line; in bar mode above the bar, which
