@@ -21,6 +21,8 @@
 // in place when it is in this machine's byte order and aligned to its size.
 #include "header.hpp"
 
+#include "common/byte_order.hpp"
+
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
 
@@ -39,6 +41,7 @@ namespace {
 
 namespace sdk = formatbench::sdk;
 namespace npy = formatbench::npy;
+using formatbench::detail::swap_in_place;
 using sdk::error;
 
 // Scratch size for byte-swapping the caller's (const) data.
@@ -53,25 +56,6 @@ constexpr bool native_big = std::endian::native == std::endian::big;
 bool big_endian_file(const sdk::options& o) {
     const std::string& order = o.get_string("byte_order");
     return order == "native" ? native_big : order == "big";
-}
-
-// Reverses the bytes of each element in place; size is 1, 4 or 8.
-void swap_in_place(unsigned char* p, std::size_t count, std::size_t size) {
-    if (size == 8) {
-        for (std::size_t i = 0; i < count; ++i, p += 8) {
-            std::uint64_t v;
-            std::memcpy(&v, p, 8);
-            v = __builtin_bswap64(v);
-            std::memcpy(p, &v, 8);
-        }
-    } else if (size == 4) {
-        for (std::size_t i = 0; i < count; ++i, p += 4) {
-            std::uint32_t v;
-            std::memcpy(&v, p, 4);
-            v = __builtin_bswap32(v);
-            std::memcpy(p, &v, 4);
-        }
-    }
 }
 
 struct npy_format {

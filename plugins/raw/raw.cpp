@@ -18,6 +18,8 @@
 // [offset, offset + count) of a file of `total` values is the bytes at
 // offset x size; each part opens the file without truncating it, seeks
 // there and writes or reads its bytes as a whole file would.
+#include "common/byte_order.hpp"
+
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
 
@@ -33,6 +35,7 @@
 namespace {
 
 namespace sdk = formatbench::sdk;
+using formatbench::detail::swap_in_place;
 using sdk::error;
 
 // Scratch size for byte-swapping the caller's (const) data when unbuffered.
@@ -56,25 +59,6 @@ bool needs_swap(const sdk::options& o) {
     if (order == "little") return std::endian::native != std::endian::little;
     if (order == "big") return std::endian::native != std::endian::big;
     return false;
-}
-
-// Reverses the bytes of each element in place; size is 1, 4 or 8.
-void swap_in_place(unsigned char* p, std::size_t count, std::size_t size) {
-    if (size == 8) {
-        for (std::size_t i = 0; i < count; ++i, p += 8) {
-            std::uint64_t v;
-            std::memcpy(&v, p, 8);
-            v = __builtin_bswap64(v);
-            std::memcpy(p, &v, 8);
-        }
-    } else if (size == 4) {
-        for (std::size_t i = 0; i < count; ++i, p += 4) {
-            std::uint32_t v;
-            std::memcpy(&v, p, 4);
-            v = __builtin_bswap32(v);
-            std::memcpy(p, &v, 4);
-        }
-    }
 }
 
 struct raw_format {
