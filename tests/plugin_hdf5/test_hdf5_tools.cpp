@@ -19,25 +19,6 @@ using namespace plugin_test;
 
 const std::string id = "hdf5";
 
-const char* numpy_code(fb_dtype d) {
-    switch (d) {
-    case FB_DTYPE_F64: return "f8";
-    case FB_DTYPE_F32: return "f4";
-    case FB_DTYPE_I64: return "i8";
-    case FB_DTYPE_I32: return "i4";
-    case FB_DTYPE_U8: return "u1";
-    }
-    return "?";
-}
-
-fb_dtype dtype_of(const std::string& code) {
-    if (code == "f8") return FB_DTYPE_F64;
-    if (code == "f4") return FB_DTYPE_F32;
-    if (code == "i8") return FB_DTYPE_I64;
-    if (code == "i4") return FB_DTYPE_I32;
-    return FB_DTYPE_U8;
-}
-
 struct written_case {
     option_list options;
     bool count_unknown;

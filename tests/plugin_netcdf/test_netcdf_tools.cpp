@@ -34,16 +34,6 @@ const format_case formats[] = {
     {"64bit_data", "cdf5", "NETCDF3_64BIT_DATA", false},
 };
 
-const char* numpy_code(fb_dtype d) {
-    switch (d) {
-    case FB_DTYPE_F64: return "f8";
-    case FB_DTYPE_F32: return "f4";
-    case FB_DTYPE_I32: return "i4";
-    case FB_DTYPE_U8: return "u1";
-    default: return "?";
-    }
-}
-
 std::string cdl_type(fb_dtype d, bool classic_model) {
     switch (d) {
     case FB_DTYPE_F64: return "double";
@@ -244,13 +234,6 @@ with netCDF4.Dataset(os.path.join(d, 'refused.nc'), 'w', format='NETCDF4') as f:
     f.createVariable('grid', 'f8', ('a', 'b'))[:] = 0
     f.createVariable('data', 'f8', ('a',))[:] = 0
 )py";
-
-fb_dtype dtype_of(const std::string& code) {
-    if (code == "f8") return FB_DTYPE_F64;
-    if (code == "f4") return FB_DTYPE_F32;
-    if (code == "i4") return FB_DTYPE_I32;
-    return FB_DTYPE_U8;
-}
 
 TEST(NetcdfTools, NetCDF4PythonFilesReadBitExact) {
     temp_dir dir;

@@ -17,17 +17,6 @@ using namespace plugin_test;
 
 const std::string id = "npy";
 
-const char* numpy_code(fb_dtype d) {
-    switch (d) {
-    case FB_DTYPE_F64: return "f8";
-    case FB_DTYPE_F32: return "f4";
-    case FB_DTYPE_I64: return "i8";
-    case FB_DTYPE_I32: return "i4";
-    case FB_DTYPE_U8: return "u1";
-    }
-    return "?";
-}
-
 // Each manifest line: PLUGIN_FILE VALUES_FILE DTYPE_CODE ORDER VERSION
 // (VALUES_FILE holds the elements in this machine's order). For each line
 // numpy writes the same array with the same version and byte order; the
@@ -114,14 +103,6 @@ for code in ('f8', 'f4', 'i8', 'i4', 'u1'):
     emit(f"empty_{code}", e, e, np.save)
 open(os.path.join(d, 'list'), 'w').write('\n'.join(lines) + '\n')
 )py";
-
-fb_dtype dtype_of(const std::string& code) {
-    if (code == "f8") return FB_DTYPE_F64;
-    if (code == "f4") return FB_DTYPE_F32;
-    if (code == "i8") return FB_DTYPE_I64;
-    if (code == "i4") return FB_DTYPE_I32;
-    return FB_DTYPE_U8;
-}
 
 TEST(NpyNumpy, NumpyFilesReadBitExact) {
     temp_dir dir;

@@ -58,6 +58,27 @@ inline std::size_t esize(fb_dtype d) {
     return formatbench::dtype_size(d);
 }
 
+// NumPy's type codes ("f8", "f4", "i8", "i4", "u1") of the ABI's dtypes, as
+// the interop scripts (numpy, h5py, netCDF4-python) print and take them.
+inline const char* numpy_code(fb_dtype d) {
+    switch (d) {
+    case FB_DTYPE_F64: return "f8";
+    case FB_DTYPE_F32: return "f4";
+    case FB_DTYPE_I64: return "i8";
+    case FB_DTYPE_I32: return "i4";
+    case FB_DTYPE_U8: return "u1";
+    }
+    throw std::invalid_argument("numpy_code: dtype " + std::to_string(static_cast<int>(d)) + " has no code");
+}
+
+// The dtype of a NumPy type code; a code of no ABI dtype throws, so a script
+// that printed something unexpected fails its test.
+inline fb_dtype dtype_of(const std::string& code) {
+    for (fb_dtype d : {FB_DTYPE_F64, FB_DTYPE_F32, FB_DTYPE_I64, FB_DTYPE_I32, FB_DTYPE_U8})
+        if (code == numpy_code(d)) return d;
+    throw std::invalid_argument("dtype_of: '" + code + "' is not one of f8, f4, i8, i4, u1");
+}
+
 class temp_dir {
 public:
     temp_dir() {
