@@ -19,7 +19,11 @@ status=0
 # timeout: a last resort should libFuzzer itself not stop.
 timeout --signal=KILL $((seconds + 120)) "$target" \
   -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -malloc_limit_mb=256 \
-  -print_final_stats=1 -artifact_prefix="$run_dir/" "${dict_arg[@]}" "$run_dir/corpus" || status=$?
+  -print_final_stats=1 -error_exitcode=1 -timeout_exitcode=1 \
+  -artifact_prefix="$run_dir/" "${dict_arg[@]}" "$run_dir/corpus" || status=$?
+# libFuzzer's own default for a finding is 77, which Meson reads as SKIP: a
+# crash would pass quietly. No finding may end in 77.
+[ "$status" -eq 77 ] && status=1
 if [ "$status" -ne 0 ]; then
   for f in "$run_dir"/crash-* "$run_dir"/leak-* "$run_dir"/timeout-* "$run_dir"/oom-* "$run_dir"/slow-unit-*; do
     [ -e "$f" ] && echo "run_fuzz.sh: failing input $f; replay: $target $f" >&2

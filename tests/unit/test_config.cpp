@@ -573,6 +573,37 @@ TEST(config_read, invalid_utf8_is_rejected_with_its_position) {
         "name: \xc3\xa9t\xc3\xa9 \xe2\x82\xac\ndatasets: [{count: 10}]\nformats: [memory]\n", "<t>"));
 }
 
+// YAML 1.2 reads CR, CR LF and LF alike as line breaks. yaml-cpp kept a lone
+// CR at the end of a plain scalar, which resolved_yaml then wrote before a
+// LF, so the record reloaded to another case (found by fuzz_study).
+TEST(config_read, lone_carriage_returns_are_line_breaks) {
+    const std::string lf = "name: x\ndatasets: [{count: 10}]\nformats:\n  - {label: m, plugin: memory}\n";
+    const auto want = fb::load_study_text(lf, "<t>");
+    ASSERT_EQ(want.cases.size(), 1u);
+    EXPECT_EQ(want.cases[0].format.label, "m");
+    for (const std::string text :
+         {std::string("name: x\rdatasets: [{count: 10}]\rformats:\r  - {label: m, plugin: memory}\r"),
+          std::string("name: x\r\ndatasets: [{count: 10}]\r\nformats:\r\n  - {label: m, plugin: memory}\r\n"),
+          std::string("name: x\ndatasets: [{count: 10}]\nformats:\n  - label: m\n    plugin: memory\r")}) {
+        const auto s = fb::load_study_text(text, "<t>");
+        ASSERT_EQ(s.cases.size(), 1u);
+        EXPECT_EQ(s.name, "x");
+        EXPECT_EQ(s.cases[0].format.label, "m");
+        EXPECT_EQ(s.cases[0].format.plugin, "memory");
+        EXPECT_EQ(s.cases[0].key, want.cases[0].key);
+        const auto again = fb::load_study_text(s.resolved_yaml, "<resolved>");
+        ASSERT_EQ(again.cases.size(), 1u);
+        EXPECT_EQ(again.cases[0].key, s.cases[0].key);
+    }
+    // A --set value is read the same way.
+    const auto set = fb::load_study_text(lf, "<t>", {"name=y\r"});
+    EXPECT_EQ(set.name, "y");
+    // Line numbers count CR line ends too: the bad byte is on line 3.
+    const std::string message =
+        error_of([] { fb::load_study_text("name: x\rdatasets: [{count: 10}]\rformats: [m\xa6]\r", "<t>"); });
+    EXPECT_EQ(message.rfind("<t>:3:", 0), 0u) << message;
+}
+
 TEST(config_read, name_defaults_to_the_file_stem) {
     auto s = fb::load_study_file(good("basic.yaml"), {"name="});
     EXPECT_EQ(s.name, "basic");

@@ -29,6 +29,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace formatbench {
 
@@ -708,7 +710,35 @@ void check_sets_utf8(const std::vector<std::string>& sets) {
             throw usage_error(fmt::format("--set: not valid UTF-8: '{}'", set));
 }
 
-YAML::Node parse_study_yaml(const std::string& text, const std::string& source) {
+// YAML 1.2 (5.4) reads CR LF, CR and LF alike as a line break and normalises
+// them to LF; yaml-cpp does so only where a CR is followed by LF, and keeps a
+// lone CR (at the end of the file, or a file saved with CR line ends) inside a
+// plain scalar. Written back (resolved_yaml), that CR is followed by LF and
+// read as a line break, so the record would name another study. Normalising
+// first makes both reads agree (found by fuzz_study).
+std::string normalize_line_breaks(std::string text) {
+    if (text.find('\r') == std::string::npos) return text;
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\r') {
+            out += text[i];
+        } else {
+            out += '\n';
+            if (i + 1 < text.size() && text[i + 1] == '\n') ++i;
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> normalize_line_breaks(std::vector<std::string> sets) {
+    for (auto& set : sets)
+        set = normalize_line_breaks(std::move(set));
+    return sets;
+}
+
+YAML::Node parse_study_yaml(const std::string& raw_text, const std::string& source) {
+    const std::string text = normalize_line_breaks(raw_text);
     if (std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos) {
         std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + bad, '\n'));
         std::size_t line_start = text.rfind('\n', bad == 0 ? 0 : bad - 1);
@@ -729,13 +759,13 @@ YAML::Node parse_study_yaml(const std::string& text, const std::string& source) 
 study load_study_text(const std::string& text, const std::string& source,
                       const std::vector<std::string>& sets) {
     check_sets_utf8(sets);
-    return read_study(parse_study_yaml(text, source), source, "", sets);
+    return read_study(parse_study_yaml(text, source), source, "", normalize_line_breaks(sets));
 }
 
 study load_study_file(const std::string& path, const std::vector<std::string>& sets) {
     const std::string text = read_text_file(path, max_study_bytes, "study");
     check_sets_utf8(sets);
-    return read_study(parse_study_yaml(text, path), path, path, sets);
+    return read_study(parse_study_yaml(text, path), path, path, normalize_line_breaks(sets));
 }
 
 void set_study_setting(study& s, const std::string& key, const std::string& value, const std::string& flag) {
