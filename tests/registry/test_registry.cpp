@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <numeric>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -45,6 +47,43 @@ TEST_F(registry_test, good_plugins_load_beside_broken_ones) {
     EXPECT_EQ(reg.find("broken"), nullptr);
     // The missing folder is remembered as searched, not an error.
     EXPECT_EQ(reg.searched().back(), fs::path("/nonexistent/formatbench/plugins"));
+}
+
+// An open that reports success without a stream is the plugin's bug
+// (FB_E_INTERNAL); a part of a shared file from a plugin without
+// formatbench.part/1 is FB_E_UNSUPPORTED. Both name the plugin and the path.
+TEST_F(registry_test, opens_without_a_stream_or_without_parts_are_plugin_errors) {
+    const plugin* p = reg.find("null_stream");
+    ASSERT_NE(p, nullptr);
+    const std::string path = (dir / "x.bin").string();
+    const auto error_of = [](const auto& open) -> std::pair<int, std::string> {
+        try {
+            open();
+        } catch (const plugin_error& e) {
+            return {e.status(), e.what()};
+        }
+        return {FB_OK, "no error"};
+    };
+    auto [st, what] = error_of([&] { p->open_write(path, FB_DTYPE_F64, 10, {}); });
+    EXPECT_EQ(st, FB_E_INTERNAL);
+    EXPECT_EQ(what, "plugin 'null_stream': open for write '" + path +
+                        "' failed (internal error): returned success without a stream");
+    std::tie(st, what) = error_of([&] { p->open_read(path, FB_DTYPE_F64, 10, {}); });
+    EXPECT_EQ(st, FB_E_INTERNAL);
+    EXPECT_EQ(what, "plugin 'null_stream': open for read '" + path +
+                        "' failed (internal error): returned success without a stream");
+    EXPECT_FALSE(p->has_parts());
+    for (bool write : {true, false}) {
+        std::tie(st, what) = error_of([&] {
+            if (write)
+                p->open_write_part(path, FB_DTYPE_F64, 0, 10, 20, {});
+            else
+                p->open_read_part(path, FB_DTYPE_F64, 0, 10, 20, {});
+        });
+        EXPECT_EQ(st, FB_E_UNSUPPORTED);
+        EXPECT_EQ(what, "plugin 'null_stream': open a part of '" + path +
+                            "' failed (unsupported): the plugin has no formatbench.part/1 extension");
+    }
 }
 
 TEST_F(registry_test, each_broken_file_is_skipped_with_its_reason) {

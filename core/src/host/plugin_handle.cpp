@@ -185,6 +185,32 @@ const fb_ext_part_v1* part_extension(const fb_plugin_descriptor& d) {
     return ext;
 }
 
+// The part extension, or a plugin_error that the plugin has none.
+const fb_ext_part_v1& part_extension_of(const plugin& p, const fb_plugin_descriptor& d,
+                                        const std::string& path) {
+    const fb_ext_part_v1* ext = part_extension(d);
+    if (!ext)
+        p.fail(FB_E_UNSUPPORTED, "open a part of", path, "the plugin has no " FB_EXT_PART_V1 " extension");
+    return *ext;
+}
+
+// Opens a stream through `call` (the descriptor's open_write or open_read, or
+// the part extension's) and wraps it in Stream; `what` names the action in
+// the plugin_error of a failed open, and of a success without a stream.
+template <class Stream, class Call>
+std::unique_ptr<Stream> open_stream(const plugin& p, const char* what, const std::string& path, dtype d,
+                                    std::uint64_t count, const option_list& options, Call call) {
+    auto c = to_c_options(options);
+    auto metrics = std::make_unique<metric_list>();
+    fb_open_args args = open_args(d, path, count, c, metrics.get());
+    fb_stream* stream = nullptr;
+    char err[error_buffer_size] = "";
+    fb_status st = call(&args, &stream, err, sizeof err);
+    if (st != FB_OK) p.fail(st, what, path, err);
+    if (!stream) p.fail(FB_E_INTERNAL, what, path, "returned success without a stream");
+    return std::make_unique<Stream>(p, stream, path, std::move(metrics));
+}
+
 } // namespace
 
 bool plugin::has_parts() const {
@@ -193,62 +219,40 @@ bool plugin::has_parts() const {
 
 std::unique_ptr<write_stream> plugin::open_write(const std::string& path, dtype d, std::uint64_t count,
                                                  const option_list& options) const {
-    auto c = to_c_options(options);
-    auto metrics = std::make_unique<metric_list>();
-    fb_open_args args = open_args(d, path, count, c, metrics.get());
-    fb_stream* stream = nullptr;
-    char err[error_buffer_size] = "";
-    fb_status st = descriptor_->open_write(&args, &stream, err, sizeof err);
-    if (st != FB_OK) fail(st, "open for write", path, err);
-    if (!stream) fail(FB_E_INTERNAL, "open for write", path, "returned success without a stream");
-    return std::make_unique<write_stream>(*this, stream, path, std::move(metrics));
+    return open_stream<write_stream>(
+        *this, "open for write", path, d, count, options,
+        [&](const fb_open_args* args, fb_stream** out, char* err, std::size_t n) {
+            return descriptor_->open_write(args, out, err, n);
+        });
 }
 
 std::unique_ptr<read_stream> plugin::open_read(const std::string& path, dtype d, std::uint64_t count,
                                                const option_list& options) const {
-    auto c = to_c_options(options);
-    auto metrics = std::make_unique<metric_list>();
-    fb_open_args args = open_args(d, path, count, c, metrics.get());
-    fb_stream* stream = nullptr;
-    char err[error_buffer_size] = "";
-    fb_status st = descriptor_->open_read(&args, &stream, err, sizeof err);
-    if (st != FB_OK) fail(st, "open for read", path, err);
-    if (!stream) fail(FB_E_INTERNAL, "open for read", path, "returned success without a stream");
-    return std::make_unique<read_stream>(*this, stream, path, std::move(metrics));
+    return open_stream<read_stream>(*this, "open for read", path, d, count, options,
+                                    [&](const fb_open_args* args, fb_stream** out, char* err, std::size_t n) {
+                                        return descriptor_->open_read(args, out, err, n);
+                                    });
 }
 
 std::unique_ptr<write_stream> plugin::open_write_part(const std::string& path, dtype d, std::uint64_t offset,
                                                       std::uint64_t count, std::uint64_t total,
                                                       const option_list& options) const {
-    const fb_ext_part_v1* ext = part_extension(*descriptor_);
-    if (!ext)
-        fail(FB_E_UNSUPPORTED, "open a part of", path, "the plugin has no " FB_EXT_PART_V1 " extension");
-    auto c = to_c_options(options);
-    auto metrics = std::make_unique<metric_list>();
-    fb_open_args args = open_args(d, path, count, c, metrics.get());
-    fb_stream* stream = nullptr;
-    char err[error_buffer_size] = "";
-    fb_status st = ext->open_write_part(&args, offset, total, &stream, err, sizeof err);
-    if (st != FB_OK) fail(st, "open a part for write of", path, err);
-    if (!stream) fail(FB_E_INTERNAL, "open a part for write of", path, "returned success without a stream");
-    return std::make_unique<write_stream>(*this, stream, path, std::move(metrics));
+    const fb_ext_part_v1& ext = part_extension_of(*this, *descriptor_, path);
+    return open_stream<write_stream>(
+        *this, "open a part for write of", path, d, count, options,
+        [&](const fb_open_args* args, fb_stream** out, char* err, std::size_t n) {
+            return ext.open_write_part(args, offset, total, out, err, n);
+        });
 }
 
 std::unique_ptr<read_stream> plugin::open_read_part(const std::string& path, dtype d, std::uint64_t offset,
                                                     std::uint64_t count, std::uint64_t total,
                                                     const option_list& options) const {
-    const fb_ext_part_v1* ext = part_extension(*descriptor_);
-    if (!ext)
-        fail(FB_E_UNSUPPORTED, "open a part of", path, "the plugin has no " FB_EXT_PART_V1 " extension");
-    auto c = to_c_options(options);
-    auto metrics = std::make_unique<metric_list>();
-    fb_open_args args = open_args(d, path, count, c, metrics.get());
-    fb_stream* stream = nullptr;
-    char err[error_buffer_size] = "";
-    fb_status st = ext->open_read_part(&args, offset, total, &stream, err, sizeof err);
-    if (st != FB_OK) fail(st, "open a part for read of", path, err);
-    if (!stream) fail(FB_E_INTERNAL, "open a part for read of", path, "returned success without a stream");
-    return std::make_unique<read_stream>(*this, stream, path, std::move(metrics));
+    const fb_ext_part_v1& ext = part_extension_of(*this, *descriptor_, path);
+    return open_stream<read_stream>(*this, "open a part for read of", path, d, count, options,
+                                    [&](const fb_open_args* args, fb_stream** out, char* err, std::size_t n) {
+                                        return ext.open_read_part(args, offset, total, out, err, n);
+                                    });
 }
 
 write_stream::write_stream(const plugin& owner, fb_stream* stream, std::string path,

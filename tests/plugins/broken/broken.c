@@ -1,6 +1,7 @@
 /* One source, compiled once per way a plugin file can be broken (BROKEN_KIND),
  * so the registry tests can check that each is skipped with the right reason
- * and that the good plugins still load beside it. */
+ * and that the good plugins still load beside it. One (null_stream) loads and
+ * fails only when a stream is opened. */
 #include <formatbench/plugin.h>
 
 #include <stddef.h>
@@ -21,6 +22,7 @@
 #define KIND_ABSURD_OPTION_COUNT 14
 #define KIND_DUPLICATE_OPTION 15
 #define KIND_BAD_DEFAULT 16
+#define KIND_NULL_STREAM 17 /* loads; its opens report success without a stream */
 
 #include <signal.h>
 #include <stdio.h>
@@ -68,7 +70,11 @@ static fb_status open_any(const fb_open_args* a, fb_stream** out, char* err, siz
     (void)err;
     (void)n;
     *out = NULL;
+#if BROKEN_KIND == KIND_NULL_STREAM
+    return FB_OK;
+#else
     return FB_E_UNSUPPORTED;
+#endif
 }
 static fb_status write_any(fb_stream* s, const void* d, uint64_t c, char* err, size_t n) {
     (void)s;
@@ -109,6 +115,8 @@ __attribute__((unused)) static const fb_plugin_descriptor descriptor = {
     .option_decl_size = sizeof(fb_option_decl),
 #if BROKEN_KIND == KIND_DUPLICATE
     .id = "c_plugin", /* the id of tests/plugins/c_plugin.c */
+#elif BROKEN_KIND == KIND_NULL_STREAM
+    .id = "null_stream", /* loads: the registry cannot see this defect */
 #else
     .id = "broken",
 #endif
