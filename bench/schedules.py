@@ -2,6 +2,7 @@
 """Do the schedules measure the same thing? (the run-engine issue's target)
 
   bench/schedules.py [BUILD_DIR] [--runs 5] [--repeat 11] [--count 1e6]
+                     [--formats memory,raw,ascii] [--set KEY=VALUE ...]
 
 Runs one study of memory, raw and ascii (shortest) at --count f64 values
 under each schedule (sequential, interleave, shuffle), --runs times, the
@@ -11,7 +12,9 @@ and the ratio of interleave and shuffle to sequential. Every schedule keeps
 one worker per case alive from its warm-up to its last repetition, so the
 ratios should be near 1; before the run engine, interleave started a new
 worker with no warm-up for every repetition (memory write 0.9 ms sequential,
-12.4 ms interleaved). Figures only: nothing here passes or fails.
+12.4 ms interleaved). --formats and --set (passed to every run, e.g.
+isolation=none) vary the experiment when a ratio is off. Figures only:
+nothing here passes or fails.
 """
 import argparse
 import json
@@ -30,7 +33,10 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=11)
     ap.add_argument("--count", default="1e6")
+    ap.add_argument("--formats", default="memory,raw,ascii", help="plugins, one case each, in plan order")
+    ap.add_argument("--set", action="append", default=[], help="a study setting for every run (repeatable)")
     a = ap.parse_args()
+    formats = [x for x in a.formats.split(",") if x]
     fb = os.path.join(a.build, "core", "formatbench")
     medians = {s: {} for s in SCHEDULES}  # schedule -> (label, phase) -> [median per run]
     with tempfile.TemporaryDirectory(prefix="fb-schedules-") as work:
@@ -39,21 +45,22 @@ def main():
             f.write(f"""name: schedules
 defaults: {{repeat: {a.repeat}, warmup: 1}}
 datasets: [{{dtype: f64, count: {a.count}}}]
-formats: [memory, raw, {{label: ascii, plugin: ascii}}]
+formats: [{", ".join(f"{{label: {p}, plugin: {p}}}" for p in formats)}]
 """)
         for run in range(a.runs):
             order = SCHEDULES[run % 3:] + SCHEDULES[:run % 3]
             for schedule in order:
                 out = os.path.join(work, f"{schedule}.json")
-                subprocess.run([fb, "run", study, "--set", f"schedule={schedule}", "--json", out, "--no-console",
-                                "--directory", work], check=True)
+                sets = [x for kv in a.set for x in ("--set", kv)]
+                subprocess.run([fb, "run", study, "--set", f"schedule={schedule}", *sets, "--json", out,
+                                "--no-console", "--directory", work], check=True)
                 for c in json.load(open(out))["cases"]:
                     for phase in ("write", "read"):
                         medians[schedule].setdefault((c["format"]["label"], phase), []).append(
                             c[phase]["median_s"])
             print(f"run {run + 1} of {a.runs} done ({', '.join(order)})", file=sys.stderr)
     print(f"medians over {a.runs} runs of each run's median ({a.repeat} repetitions, warm-up 1, "
-          f"{a.count} f64), in ms; ratio to sequential")
+          f"{a.count} f64{', ' + ' '.join(a.set) if a.set else ''}), in ms; ratio to sequential")
     print(f"{'format':8} {'phase':6} {'sequential':>11} {'interleave':>11} {'ratio':>6} {'shuffle':>11} {'ratio':>6}")
     for key in medians["sequential"]:
         seq = statistics.median(medians["sequential"][key])
