@@ -190,7 +190,7 @@ void hdf5_reader::check_dataset(const std::string& name, std::uint64_t asked) {
 hdf5_reader::~hdf5_reader() {
     if (!file_.valid() && !dataset_.valid()) return;
     library_call call;
-    memory_space_.reset();
+    spaces_.reset();
     file_space_.reset();
     dataset_.reset();
     file_.reset();
@@ -207,19 +207,8 @@ void hdf5_reader::read(void* data, std::uint64_t count) {
     if (count == 0) return;
     // The whole dataset in one call is H5S_ALL, as a bare program reads it;
     // otherwise a hyperslab at the running offset.
-    hid_t memory = H5S_ALL, file = H5S_ALL;
-    if (done_ != 0 || count != extent_) {
-        hsize_t start = done_, n = count;
-        if (H5Sselect_hyperslab(file_space_.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr) < 0)
-            fail(FB_E_INTERNAL, "cannot select elements in", path_);
-        if (n != memory_count_) {
-            memory_space_ =
-                own(H5Screate_simple(1, &n, nullptr), H5Sclose, FB_E_INTERNAL, "cannot read from", path_);
-            memory_count_ = n;
-        }
-        memory = memory_space_.get();
-        file = file_space_.get();
-    }
+    const auto [memory, file] =
+        spaces_.select(file_space_, done_, count, done_ == 0 && count == extent_, "cannot read from", path_);
     if (H5Dread(dataset_.get(), memory_type(dtype_), memory, file, H5P_DEFAULT, data) < 0)
         fail(FB_E_CORRUPT, "cannot read from", path_);
     done_ += count;
@@ -227,7 +216,7 @@ void hdf5_reader::read(void* data, std::uint64_t count) {
 
 void hdf5_reader::close() {
     library_call call;
-    memory_space_.reset();
+    spaces_.reset();
     file_space_.reset();
     dataset_.reset();
     file_.reset();

@@ -39,9 +39,9 @@ private:
     std::string dataset_name_;
     std::uint64_t extent_ = 0;
     std::uint64_t done_ = 0;
-    std::uint64_t memory_count_ = 0;
     // Declared in the order of opening: destroyed (closed) in reverse.
-    h5_id file_, dataset_, file_space_, memory_space_;
+    h5_id file_, dataset_, file_space_;
+    block_spaces spaces_;
 };
 
 } // namespace formatbench::hdf5

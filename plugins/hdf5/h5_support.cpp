@@ -179,4 +179,17 @@ std::string describe_dtype(fb_dtype d) {
     return "?";
 }
 
+block_spaces::selected block_spaces::select(const h5_id& file_space, hsize_t start, hsize_t count, bool whole,
+                                            const std::string& action, const std::string& path) {
+    if (whole) return {H5S_ALL, H5S_ALL};
+    hsize_t n = count;
+    if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr) < 0)
+        fail(FB_E_INTERNAL, "cannot select elements in", path);
+    if (n != memory_count_) {
+        memory_space_ = own(H5Screate_simple(1, &n, nullptr), H5Sclose, FB_E_INTERNAL, action, path);
+        memory_count_ = n;
+    }
+    return {memory_space_.get(), file_space.get()};
+}
+
 } // namespace formatbench::hdf5

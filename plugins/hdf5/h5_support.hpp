@@ -2,7 +2,8 @@
 // an owner for HDF5 identifiers (every id closed on every path), silencing
 // HDF5's own error printing, turning HDF5's error stack into the plugin's
 // status and message, serialising calls when the library is not
-// thread-safe, and the HDF5 types of each dtype.
+// thread-safe, the dataspaces of one read or write call, and the HDF5
+// types of each dtype.
 #pragma once
 
 #include <formatbench/plugin.hpp>
@@ -58,6 +59,29 @@ inline hid_t or_default(const h5_id& list) noexcept {
 // Takes id, or throws: a negative id means HDF5 failed and left the reason
 // on its error stack. status, what and path go to fail().
 h5_id own(hid_t id, h5_id::closer close, fb_status status, const std::string& what, const std::string& path);
+
+// The dataspaces of one H5Dwrite or H5Dread of `count` elements at `start`
+// of a 1-D dataset whose dataspace is `file_space`: H5S_ALL for both when
+// the call covers the whole dataset (`whole`: the call a bare program
+// makes), else a hyperslab of file_space and a memory dataspace of count
+// elements, kept while the count repeats. `action` and the path name a
+// failure ("cannot write to").
+class block_spaces {
+public:
+    struct selected {
+        hid_t memory, file;
+    };
+    selected select(const h5_id& file_space, hsize_t start, hsize_t count, bool whole,
+                    const std::string& action, const std::string& path);
+    void reset() noexcept {
+        memory_space_.reset();
+        memory_count_ = 0;
+    }
+
+private:
+    h5_id memory_space_;
+    hsize_t memory_count_ = 0; // the extent of memory_space_
+};
 
 // Every call into the plugin holds one of these for its duration. It turns
 // off HDF5's automatic printing of errors for the calling thread (the error

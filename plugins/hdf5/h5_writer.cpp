@@ -25,7 +25,7 @@ hdf5_writer::hdf5_writer(const sdk::open_request& r)
     } catch (...) {
         // Nothing is left at the path: the ids are closed, then the file
         // goes if this writer created it (a device is never removed).
-        memory_space_.reset();
+        spaces_.reset();
         file_space_.reset();
         dataset_.reset();
         file_.reset();
@@ -106,7 +106,7 @@ void hdf5_writer::open_file(const sdk::open_request& r) {
 hdf5_writer::~hdf5_writer() {
     if (!file_.valid() && !dataset_.valid()) return;
     library_call call;
-    memory_space_.reset();
+    spaces_.reset();
     file_space_.reset();
     dataset_.reset();
     file_.reset();
@@ -116,7 +116,6 @@ void hdf5_writer::write(const void* data, std::uint64_t count) {
     library_call call;
     if (!dataset_.valid()) throw sdk::error(FB_E_STATE, "hdf5: write to '" + path_ + "' after close");
     if (count == 0) return;
-    hsize_t start = written_, n = count;
     if (extendible_) {
         hsize_t size = written_ + count;
         if (H5Dset_extent(dataset_.get(), &size) < 0) fail(FB_E_IO, "cannot extend the dataset in", path_);
@@ -128,18 +127,8 @@ void hdf5_writer::write(const void* data, std::uint64_t count) {
     }
     // The whole fixed dataset in one call is H5S_ALL, as a bare program
     // writes it; otherwise a hyperslab at the running offset.
-    hid_t memory = H5S_ALL, file = H5S_ALL;
-    if (extendible_ || written_ != 0 || count != capacity_) {
-        if (H5Sselect_hyperslab(file_space_.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr) < 0)
-            fail(FB_E_INTERNAL, "cannot select elements in", path_);
-        if (n != memory_count_) {
-            memory_space_ =
-                own(H5Screate_simple(1, &n, nullptr), H5Sclose, FB_E_INTERNAL, "cannot write to", path_);
-            memory_count_ = n;
-        }
-        memory = memory_space_.get();
-        file = file_space_.get();
-    }
+    const bool whole = !extendible_ && written_ == 0 && count == capacity_;
+    const auto [memory, file] = spaces_.select(file_space_, written_, count, whole, "cannot write to", path_);
     if (H5Dwrite(dataset_.get(), memory_type(dtype_), memory, file, H5P_DEFAULT, data) < 0)
         fail(FB_E_IO, "cannot write to", path_);
     written_ += count;
@@ -148,7 +137,7 @@ void hdf5_writer::write(const void* data, std::uint64_t count) {
 void hdf5_writer::close() {
     library_call call;
     if (!file_.valid()) return;
-    memory_space_.reset();
+    spaces_.reset();
     file_space_.reset();
     // Closing the dataset writes the chunks still in its cache; closing the
     // file writes the metadata. Either may meet a full disk.

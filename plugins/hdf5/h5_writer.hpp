@@ -36,11 +36,11 @@ private:
     bool extendible_ = false;
     std::uint64_t capacity_ = 0; // a fixed dataset's size
     std::uint64_t written_ = 0;
-    std::uint64_t memory_count_ = 0; // the extent of memory_space_
-    bool created_ = false;           // this writer made the file at path_
-    bool ok_ = false;                // the file is complete enough to keep
+    bool created_ = false; // this writer made the file at path_
+    bool ok_ = false;      // the file is complete enough to keep
     // Declared in the order of opening: destroyed (closed) in reverse.
-    h5_id file_, dataset_, file_space_, memory_space_;
+    h5_id file_, dataset_, file_space_;
+    block_spaces spaces_;
 };
 
 } // namespace formatbench::hdf5
