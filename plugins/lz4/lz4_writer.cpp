@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <utility>
 
 namespace formatbench::detail {
 
@@ -58,25 +59,8 @@ void lz4_writer::check(std::size_t code, const char* what) const {
 template <class Fn>
 void lz4_writer::guarded(Fn&& fn) {
     if (closed_) throw sdk::error(FB_E_STATE, "lz4: '" + file_.path() + "' is already closed");
-    if (failed_) throw sdk::error(failure_status_, failure_);
-    try {
-        fn();
-    } catch (const sdk::error& e) {
-        failed_ = true;
-        failure_status_ = e.status();
-        failure_ = e.what();
-        throw;
-    } catch (const std::bad_alloc&) {
-        failed_ = true;
-        failure_status_ = FB_E_NO_MEMORY;
-        failure_ = "lz4: out of memory writing '" + file_.path() + "'";
-        throw sdk::error(failure_status_, failure_);
-    } catch (const std::exception& e) {
-        failed_ = true;
-        failure_status_ = FB_E_INTERNAL;
-        failure_ = e.what();
-        throw;
-    }
+    failure_.rethrow();
+    failure_.run(std::forward<Fn>(fn), "lz4: ", "writing", file_.path());
 }
 
 void lz4_writer::write(const void* data, std::uint64_t count) {
@@ -146,10 +130,10 @@ void lz4_writer::compress(const unsigned char* p, std::size_t n, bool stable) {
 
 void lz4_writer::close() {
     if (closed_) return;
-    if (failed_) {
+    if (failure_.failed()) {
         closed_ = true;
         file_.abandon();
-        throw sdk::error(failure_status_, failure_ + " (the file is incomplete)");
+        throw sdk::error(failure_.status(), failure_.message() + " (the file is incomplete)");
     }
     guarded([&] { close_unguarded(); });
     closed_ = true;

@@ -21,6 +21,7 @@
 
 #include "common/byte_buffer.hpp"
 #include "common/file_io.hpp"
+#include "common/sticky_failure.hpp"
 
 #include <formatbench/plugin.hpp>
 
@@ -74,9 +75,7 @@ private:
     byte_buffer staging_;     // a block assembled from small chunks (made when needed)
     std::size_t pending_ = 0; // bytes in staging_
     byte_buffer shuffled_;    // shuffle: the shuffled block
-    bool failed_ = false;
-    fb_status failure_status_ = FB_OK;
-    std::string failure_;
+    sticky_failure failure_;  // the first failure, repeated by every later call
     bool closed_ = false;
 };
 

@@ -86,16 +86,10 @@ void zlib_reader::close() {
 }
 
 void zlib_reader::read(void* data, std::uint64_t count) {
-    if (failed_) throw sdk::error(failure_status_, failure_);
+    failure_.rethrow();
     if (!z_ready_) throw sdk::error(FB_E_STATE, "zlib: read from '" + file_.path() + "' after close");
-    try {
-        read_unguarded(static_cast<unsigned char*>(data), count * settings_.element_size);
-    } catch (const sdk::error& e) {
-        failed_ = true;
-        failure_status_ = e.status();
-        failure_ = e.what();
-        throw;
-    }
+    failure_.run([&] { read_unguarded(static_cast<unsigned char*>(data), count * settings_.element_size); },
+                 "zlib: ", "reading", file_.path());
 }
 
 void zlib_reader::read_unguarded(unsigned char* out, std::uint64_t bytes) {

@@ -11,6 +11,7 @@
 #include "settings.hpp"
 
 #include "common/file_io.hpp"
+#include "common/sticky_failure.hpp"
 #include "common/time_total.hpp"
 
 #include <formatbench/plugin.hpp>
@@ -75,9 +76,7 @@ private:
     std::vector<unsigned char> plain_block_;
     std::size_t plain_size_ = 0;
     std::size_t plain_pos_ = 0;
-    bool failed_ = false;
-    fb_status failure_status_ = FB_OK;
-    std::string failure_;
+    sticky_failure failure_; // the first failure, repeated by every later call
 };
 
 } // namespace formatbench::detail

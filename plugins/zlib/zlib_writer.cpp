@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <new>
+#include <utility>
 
 namespace formatbench::detail {
 
@@ -54,25 +55,8 @@ zlib_writer::~zlib_writer() {
 template <class Fn>
 void zlib_writer::guarded(Fn&& fn) {
     if (closed_) throw sdk::error(FB_E_STATE, "zlib: '" + file_.path() + "' is already closed");
-    if (failed_) throw sdk::error(failure_status_, failure_);
-    try {
-        fn();
-    } catch (const sdk::error& e) {
-        failed_ = true;
-        failure_status_ = e.status();
-        failure_ = e.what();
-        throw;
-    } catch (const std::bad_alloc&) {
-        failed_ = true;
-        failure_status_ = FB_E_NO_MEMORY;
-        failure_ = "zlib: out of memory writing '" + file_.path() + "'";
-        throw;
-    } catch (const std::exception& e) {
-        failed_ = true;
-        failure_status_ = FB_E_INTERNAL;
-        failure_ = e.what();
-        throw;
-    }
+    failure_.rethrow();
+    failure_.run(std::forward<Fn>(fn), "zlib: ", "writing", file_.path());
 }
 
 void zlib_writer::write(const void* data, std::uint64_t count) {
@@ -108,11 +92,11 @@ void zlib_writer::write_unguarded(const unsigned char* p, std::uint64_t bytes) {
 
 void zlib_writer::close() {
     if (closed_) return;
-    if (failed_) {
+    if (failure_.failed()) {
         closed_ = true;
         pool_.reset();
         file_.abandon();
-        throw sdk::error(failure_status_, failure_ + " (the file is incomplete)");
+        throw sdk::error(failure_.status(), failure_.message() + " (the file is incomplete)");
     }
     guarded([&] { close_unguarded(); });
     closed_ = true;

@@ -12,6 +12,7 @@
 #include "settings.hpp"
 
 #include "common/file_io.hpp"
+#include "common/sticky_failure.hpp"
 
 #include <formatbench/plugin.hpp>
 
@@ -58,9 +59,7 @@ private:
     std::vector<unsigned char> staging_;  // a block being assembled from small chunks
     std::size_t pending_ = 0;             // bytes in staging_
     std::vector<unsigned char> shuffled_; // serial-blocks path: the shuffled block
-    bool failed_ = false;
-    fb_status failure_status_ = FB_OK;
-    std::string failure_;
+    sticky_failure failure_;              // the first failure, repeated by every later call
     bool closed_ = false;
 };
 

@@ -20,6 +20,7 @@
 #include "settings.hpp"
 
 #include "common/byte_buffer.hpp"
+#include "common/sticky_failure.hpp"
 #include "common/time_total.hpp"
 
 #include <formatbench/plugin.hpp>
@@ -90,9 +91,7 @@ private:
     byte_buffer plain_block_;
     std::size_t plain_size_ = 0;
     std::size_t plain_pos_ = 0;
-    bool failed_ = false;
-    fb_status failure_status_ = FB_OK;
-    std::string failure_;
+    sticky_failure failure_; // the first failure, repeated by every later call
 };
 
 } // namespace formatbench::detail

@@ -11,6 +11,7 @@
 
 #include <cstring>
 #include <new>
+#include <utility>
 
 namespace formatbench::detail {
 
@@ -63,25 +64,8 @@ zstd_writer::zstd_writer(const sdk::open_request& request)
 template <class Fn>
 void zstd_writer::guarded(Fn&& fn) {
     if (closed_) throw sdk::error(FB_E_STATE, "zstd: '" + file_.path() + "' is already closed");
-    if (failed_) throw sdk::error(failure_status_, failure_);
-    try {
-        fn();
-    } catch (const sdk::error& e) {
-        failed_ = true;
-        failure_status_ = e.status();
-        failure_ = e.what();
-        throw;
-    } catch (const std::bad_alloc&) {
-        failed_ = true;
-        failure_status_ = FB_E_NO_MEMORY;
-        failure_ = "zstd: out of memory writing '" + file_.path() + "'";
-        throw sdk::error(failure_status_, failure_);
-    } catch (const std::exception& e) {
-        failed_ = true;
-        failure_status_ = FB_E_INTERNAL;
-        failure_ = e.what();
-        throw;
-    }
+    failure_.rethrow();
+    failure_.run(std::forward<Fn>(fn), "zstd: ", "writing", file_.path());
 }
 
 void zstd_writer::write(const void* data, std::uint64_t count) {
@@ -153,11 +137,11 @@ void zstd_writer::compress(const unsigned char* p, std::size_t n, ZSTD_EndDirect
 
 void zstd_writer::close() {
     if (closed_) return;
-    if (failed_) {
+    if (failure_.failed()) {
         closed_ = true;
         cctx_.reset(); // joins the workers
         file_.abandon();
-        throw sdk::error(failure_status_, failure_ + " (the file is incomplete)");
+        throw sdk::error(failure_.status(), failure_.message() + " (the file is incomplete)");
     }
     guarded([&] { close_unguarded(); });
     closed_ = true;

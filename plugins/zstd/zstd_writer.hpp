@@ -17,6 +17,7 @@
 
 #include "common/byte_buffer.hpp"
 #include "common/file_io.hpp"
+#include "common/sticky_failure.hpp"
 
 #include <formatbench/plugin.hpp>
 
@@ -67,9 +68,7 @@ private:
     byte_buffer staging_;       // shuffle: a block assembled from small chunks
     std::size_t pending_ = 0;   // bytes in staging_
     byte_buffer shuffled_;      // shuffle: the shuffled block
-    bool failed_ = false;
-    fb_status failure_status_ = FB_OK;
-    std::string failure_;
+    sticky_failure failure_;    // the first failure, repeated by every later call
     bool closed_ = false;
 };
 

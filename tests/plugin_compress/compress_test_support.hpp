@@ -198,6 +198,30 @@ inline bool have_tool(const std::string& name) {
     return run("command -v " + name + " >/dev/null 2>&1");
 }
 
+// A compressing writer that failed once fails every later call the same
+// way, and its close says the file is incomplete (common/sticky_failure.hpp).
+// Writes chunks of `chunk` f64 values to /dev/full until one fails (the
+// plugin's buffers fill first), then writes once more and closes.
+inline void expect_sticky_write_failure(const char* id, const option_list& options,
+                                        std::size_t chunk = std::size_t{1} << 19) {
+    const bytes data = make_data(FB_DTYPE_F64, chunk);
+    auto w = plugin(id).open_write("/dev/full", FB_DTYPE_F64, 16 * chunk, options);
+    std::string first;
+    int status = FB_OK;
+    for (int i = 0; i < 16 && status == FB_OK; ++i)
+        status = status_of([&] { w->write(data.data(), chunk); }, &first);
+    ASSERT_EQ(status, FB_E_IO) << id << ": no write to /dev/full failed; " << first;
+    std::string again;
+    EXPECT_EQ(status_of([&] { w->write(data.data(), chunk); }, &again), FB_E_IO);
+    EXPECT_EQ(again, first) << id << ": a write after a failure must fail the same way";
+    // The plugin's own message follows the host's "failed (STATUS): ".
+    const std::string plugin_message = first.substr(first.find("): ") + 3);
+    std::string closing;
+    EXPECT_EQ(status_of([&] { w->close(); }, &closing), FB_E_IO);
+    EXPECT_NE(closing.find(plugin_message + " (the file is incomplete)"), std::string::npos)
+        << id << ": " << closing;
+}
+
 // main() for a plugin test program. "--require-tool=NAME" (Meson passes it
 // to the run of the tests that need the format's command) makes the program
 // exit 77, Meson's SKIP, when NAME is not installed, instead of passing

@@ -86,7 +86,10 @@ void check_round_trip(const fs::path& path, fb_dtype d, std::size_t n, const opt
 }
 
 std::size_t block_bytes(const std::string& option) {
-    return option == "64KiB" ? 64 << 10 : option == "256KiB" ? 256 << 10 : option == "1MiB" ? 1 << 20 : 4 << 20;
+    return option == "64KiB"    ? 64 << 10
+           : option == "256KiB" ? 256 << 10
+           : option == "1MiB"   ? 1 << 20
+                                : 4 << 20;
 }
 
 // ---- Description and round trips ---------------------------------------------
@@ -361,6 +364,11 @@ TEST(Lz4WriteErrors, DiskFullIsReportedWithThePath) {
     EXPECT_EQ(st, FB_E_IO) << message;
     EXPECT_NE(message.find("/dev/full"), std::string::npos) << message;
     EXPECT_NE(message.find(std::strerror(ENOSPC)), std::string::npos) << message;
+}
+
+TEST(Lz4WriteErrors, AFailedWriteStaysFailed) {
+    ASSERT_TRUE(fs::exists("/dev/full")) << "needs /dev/full";
+    expect_sticky_write_failure(id, {});
 }
 
 TEST(Lz4WriteErrors, MoreOrFewerThanAnnounced) {

@@ -360,6 +360,11 @@ TEST(ZstdWriteErrors, DiskFullIsReportedWithThePath) {
     }
 }
 
+TEST(ZstdWriteErrors, AFailedWriteStaysFailed) {
+    ASSERT_TRUE(fs::exists("/dev/full")) << "needs /dev/full";
+    expect_sticky_write_failure(id, {{"level", "1"}});
+}
+
 TEST(ZstdWriteErrors, BadWindowLogLeavesNothing) {
     temp_dir dir;
     fs::path path = dir / "a.zst";

@@ -7,6 +7,7 @@
 #include "host/registry.hpp"
 
 #include "common/shuffle.hpp"
+#include "compress_test_support.hpp"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -24,86 +25,16 @@
 
 namespace {
 
-namespace fs = std::filesystem;
-using bytes = std::vector<unsigned char>;
-using formatbench::option_list;
+using namespace compress_test;
 
 const formatbench::plugin& zlib_plugin() {
-    static formatbench::registry reg;
-    static const formatbench::plugin* p = [] {
-        reg.load_directories({FB_TEST_PLUGIN_DIR});
-        return &reg.get("zlib");
-    }();
-    return *p;
-}
-
-std::size_t esize(fb_dtype d) {
-    return formatbench::dtype_size(d);
-}
-
-// Deterministic test data: uniform-ish doubles/floats, wide integers,
-// bytes with some repetition so every level has something to find.
-bytes make_data(fb_dtype d, std::size_t n, unsigned seed = 1) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    bytes out(n * esize(d));
-    for (std::size_t i = 0; i < n; ++i) {
-        unsigned char* p = out.data() + i * esize(d);
-        switch (d) {
-        case FB_DTYPE_F64: {
-            double x = u(rng);
-            std::memcpy(p, &x, 8);
-            break;
-        }
-        case FB_DTYPE_F32: {
-            float x = static_cast<float>(std::sin(0.001 * double(i)) + 0.01 * u(rng));
-            std::memcpy(p, &x, 4);
-            break;
-        }
-        case FB_DTYPE_I64: {
-            std::int64_t x = static_cast<std::int64_t>(rng() >> 20) - (std::int64_t{1} << 42);
-            std::memcpy(p, &x, 8);
-            break;
-        }
-        case FB_DTYPE_I32: {
-            std::int32_t x = static_cast<std::int32_t>(i / 3) - static_cast<std::int32_t>(rng() % 5);
-            std::memcpy(p, &x, 4);
-            break;
-        }
-        case FB_DTYPE_U8: *p = static_cast<unsigned char>(i % 7 == 0 ? rng() : i / 50); break;
-        }
-    }
-    return out;
-}
-
-// The shuffled layout written independently from the plugin's code: blocks
-// of block_size bytes rounded down to whole elements; in each block byte j
-// of element i goes to j * n + i; bytes after the last whole element stay.
-bytes reference_shuffle(const bytes& plain, std::size_t es, std::size_t block_size) {
-    std::size_t block = block_size - block_size % es;
-    if (block == 0) block = es;
-    bytes out(plain.size());
-    for (std::size_t start = 0; start < plain.size(); start += block) {
-        std::size_t len = std::min(block, plain.size() - start);
-        std::size_t n = len / es;
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j < es; ++j)
-                out[start + j * n + i] = plain[start + i * es + j];
-        for (std::size_t k = n * es; k < len; ++k)
-            out[start + k] = plain[start + k];
-    }
-    return out;
+    return plugin("zlib");
 }
 
 int window_bits_for(const std::string& container) {
     if (container == "gzip") return 15 + 16;
     if (container == "deflate") return -15;
     return 15;
-}
-
-bytes read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 void write_raw(const fs::path& path, const bytes& b) {
@@ -136,23 +67,6 @@ bytes inflate_file(const fs::path& path, const std::string& container) {
     out.resize(produced);
     return out;
 }
-
-class temp_dir {
-public:
-    temp_dir() {
-        std::string pattern = (fs::temp_directory_path() / "fb_zlib_test_XXXXXX").string();
-        if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-        path_ = pattern;
-    }
-    ~temp_dir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    fs::path operator/(const std::string& name) const { return path_ / name; }
-
-private:
-    fs::path path_;
-};
 
 // Writes `data` (n elements) in chunks of `chunk` elements.
 void write_array(const fs::path& path, fb_dtype d, const bytes& data, const option_list& options,
@@ -204,21 +118,6 @@ void check_round_trip(const fs::path& path, fb_dtype d, std::size_t n, const opt
     } else {
         EXPECT_TRUE(decoded == data) << "independent decoding differs";
     }
-}
-
-int status_of(const std::function<void()>& fn, std::string* message = nullptr) {
-    try {
-        fn();
-    } catch (const formatbench::plugin_error& e) {
-        if (message) *message = e.what();
-        return e.status();
-    }
-    return FB_OK;
-}
-
-bool have_tool(const char* name) {
-    std::string cmd = std::string("command -v ") + name + " >/dev/null 2>&1";
-    return std::system(cmd.c_str()) == 0;
 }
 
 // ---- Round trips ---------------------------------------------------------------
@@ -560,6 +459,11 @@ TEST(ZlibWriteErrors, DiskFullIsReportedWithThePath) {
         EXPECT_NE(message.find("/dev/full"), std::string::npos) << message;
         EXPECT_NE(message.find(std::strerror(ENOSPC)), std::string::npos) << message;
     }
+}
+
+TEST(ZlibWriteErrors, AFailedWriteStaysFailed) {
+    ASSERT_TRUE(fs::exists("/dev/full")) << "needs /dev/full";
+    expect_sticky_write_failure("zlib", {{"level", "0"}});
 }
 
 TEST(ZlibWriteErrors, NothingLeftWhenOpenFails) {
