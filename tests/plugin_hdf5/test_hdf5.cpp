@@ -312,43 +312,24 @@ TEST_F(Hdf5, RefusesDatasetsThatAreNotWhatWasAsked) {
     make_dataset(dir_ / "scalar.h5", "data", H5T_IEEE_F64LE, {}, nullptr, 0);
     make_dataset(dir_ / "s8.h5", "data", H5T_STD_I8LE, {12}, nullptr, 0);
     make_dataset(dir_ / "other.h5", "temperature", H5T_IEEE_F64LE, {12}, nullptr, 0);
-    struct refused {
-        std::string file;
-        fb_dtype dtype;
-        std::uint64_t count;
-        int status;
-        std::string text;
-    };
-    const std::vector<refused> cases = {
-        {"i32.h5", FB_DTYPE_F64, 12, FB_E_CORRUPT,
-         "dataset 'data' of '" + (dir_ / "i32.h5") +
-             "' holds 32-bit signed integer, not f64 (64-bit IEEE float)"},
-        {"i32.h5", FB_DTYPE_I64, 12, FB_E_CORRUPT, "holds 32-bit signed integer, not i64"},
-        {"s8.h5", FB_DTYPE_U8, 12, FB_E_CORRUPT,
-         "holds 8-bit signed integer, not u8 (8-bit unsigned integer)"},
-        {"2d.h5", FB_DTYPE_F64, 12, FB_E_UNSUPPORTED, "is 2-D (3 x 4); this plugin reads 1-D datasets"},
-        {"scalar.h5", FB_DTYPE_F64, 1, FB_E_UNSUPPORTED, "is a scalar"},
-        {"other.h5", FB_DTYPE_F64, 12, FB_E_CORRUPT, "has no readable dataset 'data'"},
-        {"other.h5", FB_DTYPE_F64, 12, FB_E_CORRUPT,
-         "its root group holds temperature; choose one with the option dataset"},
-        {"i32.h5", FB_DTYPE_I32, 13, FB_E_TRUNCATED, "holds 12 elements, 13 were asked for"},
-        {"i32.h5", FB_DTYPE_I32, 11, FB_E_CORRUPT, "set the count to 12"},
-    };
-    for (const auto& c : cases) {
-        SCOPED_TRACE(c.file + " " + formatbench::dtype_name(c.dtype));
-        std::string message;
-        EXPECT_EQ(status_of([&] { read_array(id, dir_ / c.file, c.dtype, c.count); }, &message), c.status)
-            << message;
-        EXPECT_NE(message.find(c.text), std::string::npos) << message;
-        EXPECT_NE(message.find(dir_ / c.file), std::string::npos) << message;
-    }
-    auto r = plugin(id).open_read(dir_ / "i32.h5", FB_DTYPE_I32, 12, {});
-    bytes out(13 * 4);
-    r->read(out.data(), 12);
-    std::string message;
-    EXPECT_EQ(status_of([&] { r->read(out.data(), 1); }, &message), FB_E_TRUNCATED);
-    EXPECT_NE(message.find("goes past them"), std::string::npos) << message;
-    r->close();
+    expect_refused(
+        id, dir_,
+        {
+            {"i32.h5", FB_DTYPE_F64, 12, FB_E_CORRUPT,
+             "dataset 'data' of '" + (dir_ / "i32.h5") +
+                 "' holds 32-bit signed integer, not f64 (64-bit IEEE float)"},
+            {"i32.h5", FB_DTYPE_I64, 12, FB_E_CORRUPT, "holds 32-bit signed integer, not i64"},
+            {"s8.h5", FB_DTYPE_U8, 12, FB_E_CORRUPT,
+             "holds 8-bit signed integer, not u8 (8-bit unsigned integer)"},
+            {"2d.h5", FB_DTYPE_F64, 12, FB_E_UNSUPPORTED, "is 2-D (3 x 4); this plugin reads 1-D datasets"},
+            {"scalar.h5", FB_DTYPE_F64, 1, FB_E_UNSUPPORTED, "is a scalar"},
+            {"other.h5", FB_DTYPE_F64, 12, FB_E_CORRUPT, "has no readable dataset 'data'"},
+            {"other.h5", FB_DTYPE_F64, 12, FB_E_CORRUPT,
+             "its root group holds temperature; choose one with the option dataset"},
+            {"i32.h5", FB_DTYPE_I32, 13, FB_E_TRUNCATED, "holds 12 elements, 13 were asked for"},
+            {"i32.h5", FB_DTYPE_I32, 11, FB_E_CORRUPT, "set the count to 12"},
+        });
+    expect_read_past_the_end_refused(id, dir_ / "i32.h5", FB_DTYPE_I32, 12);
 }
 
 TEST_F(Hdf5, NotAnHdf5File) {

@@ -312,44 +312,24 @@ TEST(Netcdf, RefusesVariablesThatAreNotWhatWasAsked) {
     make_variable(dir / "2d.nc", NC_NETCDF4, "data", NC_DOUBLE, {2, 3}, "", nullptr);
     make_variable(dir / "scalar.nc", 0, "data", NC_DOUBLE, {}, "", nullptr);
     make_variable(dir / "other.nc", 0, "temperature", NC_DOUBLE, {6}, "", nullptr);
-    struct refused {
-        std::string file;
-        fb_dtype dtype;
-        std::uint64_t count;
-        int status;
-        std::string text;
-    };
-    const std::vector<refused> cases = {
-        {"int.nc", FB_DTYPE_F64, 6, FB_E_CORRUPT,
-         "variable 'data' of '" + (dir / "int.nc") + "' holds int (32-bit), not f64"},
-        {"int.nc", FB_DTYPE_F32, 6, FB_E_CORRUPT,
-         "holds int (32-bit), not f32; read it with the dtype it holds"},
-        {"byte.nc", FB_DTYPE_U8, 6, FB_E_CORRUPT,
-         "u8 reads ubyte, or byte with the attribute _Unsigned = \"true\""},
-        {"false.nc", FB_DTYPE_U8, 6, FB_E_CORRUPT, "holds byte (signed 8-bit), not u8"},
-        {"2d.nc", FB_DTYPE_F64, 6, FB_E_UNSUPPORTED,
-         "has 2 dimensions (2 x 3); this plugin reads 1-D variables"},
-        {"scalar.nc", FB_DTYPE_F64, 1, FB_E_UNSUPPORTED, "has no dimension (a scalar)"},
-        {"other.nc", FB_DTYPE_F64, 6, FB_E_CORRUPT,
-         "has no variable 'data'; it holds temperature; choose one with the option variable"},
-        {"int.nc", FB_DTYPE_I32, 7, FB_E_TRUNCATED, "holds 6 elements, 7 were asked for"},
-        {"int.nc", FB_DTYPE_I32, 5, FB_E_CORRUPT, "set the count to 6"},
-    };
-    for (const auto& c : cases) {
-        SCOPED_TRACE(c.file + " " + formatbench::dtype_name(c.dtype));
-        std::string message;
-        EXPECT_EQ(status_of([&] { read_array(id, dir / c.file, c.dtype, c.count); }, &message), c.status)
-            << message;
-        EXPECT_NE(message.find(c.text), std::string::npos) << message;
-        EXPECT_NE(message.find(dir / c.file), std::string::npos) << message;
-    }
-    auto r = plugin(id).open_read(dir / "int.nc", FB_DTYPE_I32, 6, {});
-    bytes out(7 * 4);
-    r->read(out.data(), 6);
-    std::string message;
-    EXPECT_EQ(status_of([&] { r->read(out.data(), 1); }, &message), FB_E_TRUNCATED);
-    EXPECT_NE(message.find("goes past them"), std::string::npos) << message;
-    r->close();
+    expect_refused(id, dir,
+                   {
+                       {"int.nc", FB_DTYPE_F64, 6, FB_E_CORRUPT,
+                        "variable 'data' of '" + (dir / "int.nc") + "' holds int (32-bit), not f64"},
+                       {"int.nc", FB_DTYPE_F32, 6, FB_E_CORRUPT,
+                        "holds int (32-bit), not f32; read it with the dtype it holds"},
+                       {"byte.nc", FB_DTYPE_U8, 6, FB_E_CORRUPT,
+                        "u8 reads ubyte, or byte with the attribute _Unsigned = \"true\""},
+                       {"false.nc", FB_DTYPE_U8, 6, FB_E_CORRUPT, "holds byte (signed 8-bit), not u8"},
+                       {"2d.nc", FB_DTYPE_F64, 6, FB_E_UNSUPPORTED,
+                        "has 2 dimensions (2 x 3); this plugin reads 1-D variables"},
+                       {"scalar.nc", FB_DTYPE_F64, 1, FB_E_UNSUPPORTED, "has no dimension (a scalar)"},
+                       {"other.nc", FB_DTYPE_F64, 6, FB_E_CORRUPT,
+                        "has no variable 'data'; it holds temperature; choose one with the option variable"},
+                       {"int.nc", FB_DTYPE_I32, 7, FB_E_TRUNCATED, "holds 6 elements, 7 were asked for"},
+                       {"int.nc", FB_DTYPE_I32, 5, FB_E_CORRUPT, "set the count to 6"},
+                   });
+    expect_read_past_the_end_refused(id, dir / "int.nc", FB_DTYPE_I32, 6);
 }
 
 TEST(Netcdf, NotANetcdfFile) {

@@ -228,6 +228,42 @@ inline int status_of(const std::function<void()>& fn, std::string* message = nul
     return FB_OK;
 }
 
+// A file that a reader must refuse: read whole as `count` values of `dtype`
+// from dir / file, it fails with `status` and a message that holds `text`
+// and names the file.
+struct refused_read {
+    std::string file;
+    fb_dtype dtype;
+    std::uint64_t count;
+    int status;
+    std::string text;
+};
+
+inline void expect_refused(const std::string& id, const temp_dir& dir,
+                           const std::vector<refused_read>& cases) {
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.file + " " + formatbench::dtype_name(c.dtype));
+        std::string message;
+        EXPECT_EQ(status_of([&] { read_array(id, dir / c.file, c.dtype, c.count); }, &message), c.status)
+            << message;
+        EXPECT_NE(message.find(c.text), std::string::npos) << message;
+        EXPECT_NE(message.find(dir / c.file), std::string::npos) << message;
+    }
+}
+
+// Opened for all of its `count` values, a file reads them, and one value
+// more is FB_E_TRUNCATED ("... goes past them").
+inline void expect_read_past_the_end_refused(const std::string& id, const std::string& path, fb_dtype d,
+                                             std::uint64_t count) {
+    auto r = plugin(id).open_read(path, d, count, {});
+    bytes out((count + 1) * esize(d));
+    r->read(out.data(), count);
+    std::string message;
+    EXPECT_EQ(status_of([&] { r->read(out.data(), 1); }, &message), FB_E_TRUNCATED);
+    EXPECT_NE(message.find("goes past them"), std::string::npos) << message;
+    r->close();
+}
+
 // "index 12: 0x3ff0... != 0x..." for the first differing element, or "".
 inline std::string first_difference(const bytes& got, const bytes& want, std::size_t element_size) {
     if (got.size() != want.size())
