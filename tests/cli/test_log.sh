@@ -89,11 +89,15 @@ pid=$!; for _ in $(seq 1 400); do [ "$(wc -l < k.jsonl 2>/dev/null || echo 0)" -
 kill -9 "$pid"; wait "$pid" 2>/dev/null || true
 for cycle in 1 2 3; do
   printf '{"key": "cut in the mid' >> k.jsonl   # a write cut by a kill
+  # The background job truncates resume.err only when its shell gets to the
+  # redirection; without the rm, the wait below could match the previous
+  # cycle's message first and kill this run before it started.
+  rm -f resume.err
   "$FB" run long.yaml --resume k.jsonl --directory data --no-console >/dev/null 2>resume.err &
   # Killed as soon as it says it repaired the log (however slow the start is
   # under a sanitizer on a loaded machine), most likely in the middle of a case.
   pid=$!
-  for _ in $(seq 1 600); do grep -q "removed a last line cut short" resume.err && break; sleep 0.05; done
+  for _ in $(seq 1 600); do grep -qs "removed a last line cut short" resume.err && break; sleep 0.05; done
   kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
   grep -q "removed a last line cut short" resume.err || { cat resume.err; fail "cycle $cycle: the cut line was not repaired"; }
 done
