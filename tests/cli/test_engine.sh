@@ -13,6 +13,7 @@
 #  - a case's worker lives for the whole case under interleave, so a later
 #    round does not start a new process (its open counter would restart and
 #    slow writes appear among the samples);
+#  - warmup_time extends the warm-up by time (one slow repetition is enough);
 #  - the timeout is a budget for all of a case's steps together;
 #  - a timeout, a plugin that leaves a child process behind, and a plugin
 #    that prints: the study goes on, the child dies with its case, what it
@@ -91,6 +92,32 @@ for c in json.load(open(sys.argv[1]))["cases"]:
 print(sys.argv[3], "warmup", warmup, ": slow recorded writes as expected")
 PY
   done
+done
+
+# warmup_time: with warmup 0 the warm-up still lasts 300 ms of write + read.
+# The first write (slowed to 400 ms) is that warm-up, alone: one unrecorded
+# repetition, then the 3 recorded ones, none slow.
+for isolation in process none; do
+  rm -f trace-w
+  cat > wtime.yaml <<EOF
+defaults: {repeat: 3, warmup: 0, warmup_time: 300ms}
+isolation: $isolation
+plugin_path: [$FB_TEST_PLUGINS]
+datasets: [{dtype: f64, count: 20000}]
+formats:
+  - {label: w, plugin: misbehave, options: {slow_opens: 1, slow_ms: 400, trace: $work/trace-w}}
+EOF
+  expect_status 0 "$FB" run wtime.yaml --json wtime.json --no-console
+  $PY - wtime.json "$work/trace-w" <<'PY' || fail "warmup_time ($isolation)"
+import json, sys
+c = json.load(open(sys.argv[1]))["cases"][0]
+assert c["params"]["warmup_time_s"] == 0.3, c["params"]
+writes = [s["write"]["wall_s"] for s in c["samples"]]
+assert len(writes) == 3 and max(writes) < 0.4, writes
+opens = open(sys.argv[2]).read().split().count("write")
+assert opens == 4, opens  # one warm-up (400 ms >= 300 ms), three recorded
+print("warmup_time: one warm-up of", opens - 3, "repetition, recorded writes", writes)
+PY
 done
 
 # A hang (timeout), a forgotten child process, a plugin that prints.

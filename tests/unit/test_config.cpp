@@ -497,7 +497,8 @@ TEST(config_read, top_level_settings) {
                             "isolation: none\nbaseline: memory\n"
                             "outputs: [console, {format: json, path: r.json}]\n"
                             "plugin_path: /opt/p\n"
-                            "defaults: {min_time: 500ms, timeout: 2min, align_offset: 16, warmup: 0}\n"
+                            "defaults: {min_time: 500ms, timeout: 2min, align_offset: 16, warmup: 0, "
+                            "warmup_time: 20ms}\n"
                             "datasets: [{count: 1}]\nformats: [memory]\n",
                             "<t>");
     EXPECT_EQ(s.name, "n");
@@ -516,6 +517,7 @@ TEST(config_read, top_level_settings) {
     EXPECT_DOUBLE_EQ(p.timeout, 120);
     EXPECT_EQ(p.align_offset, 16u);
     EXPECT_EQ(p.warmup, 0u);
+    EXPECT_DOUBLE_EQ(p.warmup_time, 0.02);
     EXPECT_EQ(s.source, "<t>");
 }
 

@@ -92,6 +92,11 @@ TEST(estimate, time_from_the_same_case) {
     t = fb::estimate_seconds(cs[0], earlier, &source);
     ASSERT_TRUE(t);
     EXPECT_DOUBLE_EQ(*t, 63.0);
+    // warmup_time 10 s needs 4 warm-up repetitions of 3 s: (20 + 4) x 3 = 72 s
+    cs[0].params.warmup_time = 10;
+    t = fb::estimate_seconds(cs[0], earlier, &source);
+    ASSERT_TRUE(t);
+    EXPECT_DOUBLE_EQ(*t, 72.0);
 }
 
 TEST(estimate, time_scaled_from_the_nearest_count_of_the_same_format) {

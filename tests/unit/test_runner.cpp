@@ -150,6 +150,43 @@ TEST(runner, shuffle_orders_each_round_by_its_seed) {
     EXPECT_EQ(fb::round_order(fb::schedule_mode::sequential, {3, 5}, 1, 1), (std::vector<std::size_t>{3}));
 }
 
+// warmup_time: unrecorded repetitions until both the count and the time are
+// reached, at the start and at every re-warm (at least one there).
+TEST(runner, warm_up_lasts_its_count_and_its_time) {
+    for (auto mode : fb::all_schedule_modes) {
+        fb::mock_executor ex;
+        ex.script = [](const fb::case_spec&) {
+            fb::mock_script s;
+            s.write_s = {0.002};
+            s.read_s = {0.001};
+            return s;
+        };
+        fb::study st = study_of(2, 2, 0, mode);
+        for (auto& c : st.cases)
+            c.params.warmup_time = 0.007; // 3 ms each: 3 repetitions reach 9 ms
+        run(st, ex);
+        const std::size_t rewarms = only(ex.trace, "rewarm").size();
+        EXPECT_EQ(only(ex.trace, "warmup").size(), 6u) << fb::to_string(mode);
+        // Sequential never re-warms. Interleave re-warms before each of the
+        // 4 recorded repetitions (the two cases alternate, and both were
+        // started first), 3 repetitions each time; shuffle wherever a case
+        // follows the other.
+        if (mode == fb::schedule_mode::interleave) EXPECT_EQ(rewarms, 12u);
+    }
+    // The count still counts at the start: warmup 5 with 7 ms of time runs
+    // 5 (2 ms each, the default script); a re-warm without warmup_time runs
+    // one, whatever the count.
+    for (double time : {0.007, 0.0}) {
+        fb::mock_executor ex;
+        fb::study st = study_of(2, 2, 5, fb::schedule_mode::interleave);
+        for (auto& c : st.cases)
+            c.params.warmup_time = time;
+        run(st, ex);
+        EXPECT_EQ(only(ex.trace, "warmup").size(), 10u);
+        EXPECT_EQ(only(ex.trace, "rewarm").size(), time > 0 ? 16u : 4u);
+    }
+}
+
 TEST(runner, every_schedule_records_the_same_samples) {
     std::map<fb::schedule_mode, std::vector<fb::case_result>> results;
     for (auto mode : fb::all_schedule_modes) {

@@ -6,6 +6,7 @@
 #include "run/system_info.hpp"
 #include "run/timing.hpp"
 #include "run/verify.hpp"
+#include "run/warm_up.hpp"
 
 #include <fmt/format.h>
 
@@ -68,10 +69,12 @@ case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_s
     setup_.plugin_file = plug.file().string();
 }
 
-void case_runner::warm_up() {
-    for (unsigned i = 0; i < spec_.params.warmup; ++i) {
+void case_runner::warm_up(warm_kind kind) {
+    double spent = 0;
+    for (unsigned i = 0; warm_up_continues(kind, i, spent, spec_.params); ++i) {
         verification scratch;
-        run_repetition(scratch);
+        const repetition rep = run_repetition(scratch);
+        spent += rep.write.wall_s + rep.read.wall_s;
     }
 }
 

@@ -11,6 +11,7 @@
 #include "run/buffer.hpp"
 #include "run/data_source.hpp"
 #include "run/rank_plan.hpp"
+#include "run/warm_up.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -47,7 +48,7 @@ public:
     const case_setup& setup() const noexcept { return setup_; }
 
     // The study's warm-up repetitions: run and verified, never recorded.
-    void warm_up();
+    void warm_up(warm_kind kind = warm_kind::start);
 
     // One recorded repetition: the phases below in order.
     repetition run_repetition(verification& v);

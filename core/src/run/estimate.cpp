@@ -81,7 +81,9 @@ double case_seconds(const case_result& r, const run_params& p, double scale) {
     const double per = (summarize(w).median + summarize(rd).median) * scale;
     double reps = p.repeat;
     if (per > 0) reps = std::max(reps, std::ceil(p.min_time / per));
-    return (reps + p.warmup) * per;
+    double warm = p.warmup;
+    if (per > 0) warm = std::max(warm, std::ceil(p.warmup_time / per));
+    return (reps + warm) * per;
 }
 
 } // namespace

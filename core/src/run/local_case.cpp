@@ -76,10 +76,7 @@ step_result local_case::repetition(repetition_report& report) {
 
 step_result local_case::rewarm() {
     if (!runner_) return {case_status::failed, "the case was not started"};
-    return guarded([&] {
-        verification scratch;
-        runner_->run_repetition(scratch);
-    });
+    return guarded([&] { runner_->warm_up(warm_kind::rewarm); });
 }
 
 case_facts local_case::facts() const {

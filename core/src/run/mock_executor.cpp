@@ -1,5 +1,6 @@
 // The mock executor (mock_executor.hpp).
 #include "run/mock_executor.hpp"
+#include "run/warm_up.hpp"
 
 #include <string>
 
@@ -9,7 +10,7 @@ namespace {
 class mock_session final : public case_session {
 public:
     mock_session(mock_executor& owner, const case_spec& spec)
-        : owner_(owner), index_(std::to_string(spec.index)), warmups_(spec.params.warmup),
+        : owner_(owner), index_(std::to_string(spec.index)), params_(spec.params),
           script_(owner.script(spec)) {}
 
     step_result start(case_setup& setup) override {
@@ -18,8 +19,7 @@ public:
         setup.buffer_alignment = 4096;
         setup.lossless_expected = true;
         setup.plugin_version = "mock";
-        for (unsigned i = 0; i < warmups_; ++i)
-            log("warmup");
+        warm_up("warmup", warm_kind::start);
         return {};
     }
 
@@ -37,7 +37,7 @@ public:
     }
 
     step_result rewarm() override {
-        log("rewarm");
+        warm_up("rewarm", warm_kind::rewarm);
         return {};
     }
 
@@ -50,6 +50,16 @@ public:
     std::string output() override { return script_.output; }
 
 private:
+    // One line per unrecorded repetition; each takes the script's first
+    // write and read times.
+    void warm_up(const char* what, warm_kind kind) {
+        const double per = (script_.write_s.empty() ? 1e-3 : script_.write_s[0]) +
+                           (script_.read_s.empty() ? 1e-3 : script_.read_s[0]);
+        double spent = 0;
+        for (unsigned i = 0; warm_up_continues(kind, i, spent, params_); ++i, spent += per)
+            log(what);
+    }
+
     void log(const char* what) {
         owner_.trace.push_back(std::string(what) + " " + index_);
         owner_.after_step();
@@ -57,7 +67,7 @@ private:
 
     mock_executor& owner_;
     std::string index_;
-    unsigned warmups_;
+    run_params params_;
     mock_script script_;
     std::size_t done_ = 0;
 };

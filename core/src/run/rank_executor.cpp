@@ -2,6 +2,7 @@
 // one all_gather of each rank's report as JSON text, so every rank combines
 // the same reports in the same order.
 #include "run/rank_executor.hpp"
+#include "run/warm_up.hpp"
 
 #include "base/error.hpp"
 #include "results/json.hpp"
@@ -99,14 +100,12 @@ public:
             if (r.ok()) r = {case_status::failed, e.what()};
         }
         if (!r.ok()) return r;
-        for (unsigned i = 0; i < spec_.params.warmup; ++i)
-            if (step_result w = repetitions(nullptr); !w.ok()) return w;
-        return {};
+        return warm_up(warm_kind::start);
     }
 
     step_result repetition(repetition_report& report) override { return repetitions(&report); }
 
-    step_result rewarm() override { return repetitions(nullptr); }
+    step_result rewarm() override { return warm_up(warm_kind::rewarm); }
 
     step_result finish(case_facts& facts) override {
         ex_.comm_.barrier();
@@ -157,6 +156,18 @@ private:
     }
 
     // One repetition, phase by phase, recorded into `report` when given.
+    // Unrecorded repetitions, counted and timed on the ranks' aggregate
+    // phase times, which every rank receives: all ranks stop together.
+    step_result warm_up(warm_kind kind) {
+        double spent = 0;
+        for (unsigned i = 0; warm_up_continues(kind, i, spent, spec_.params); ++i) {
+            repetition_report scratch;
+            if (step_result w = repetitions(&scratch); !w.ok()) return w;
+            spent += scratch.rep.write.wall_s + scratch.rep.read.wall_s;
+        }
+        return {};
+    }
+
     step_result repetitions(repetition_report* report) {
         for (phase_kind kind :
              {phase_kind::remove_previous, phase_kind::write, phase_kind::cache, phase_kind::read}) {

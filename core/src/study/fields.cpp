@@ -256,6 +256,11 @@ std::vector<field<run_params>> make_run_fields() {
     shown(t.emplace_back(make("warmup", "warmup", identity_when_varied, &rp::warmup,
                               syntaxes::bounded(0, "a whole number of warm-up repetitions, 0 or more"))),
           "WARMUP", "warmup ");
+    // Absent from records older than it: 0, no time bound.
+    auto& warm = t.emplace_back(
+        make("warmup_time", "warmup_time_s", identity_when_varied, &rp::warmup_time, syntaxes::duration));
+    warm.json_optional = true;
+    shown(warm, "", "warmup_time ");
     shown(t.emplace_back(
               make("min_time", "min_time_s", identity_when_varied, &rp::min_time, syntaxes::duration)),
           "", "min_time ");

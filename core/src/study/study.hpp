@@ -86,6 +86,7 @@ struct run_params {
     read_mode read = read_mode::copy;
     unsigned repeat = 5;          // recorded repetitions, at least
     unsigned warmup = 1;          // unrecorded repetitions first
+    double warmup_time = 0;       // seconds of warm-up (and of each re-warm), at least
     double min_time = 0;          // seconds of recorded write+read, at least
     double timeout = 600;         // seconds per case (process isolation only)
     std::size_t align_offset = 0; // bytes past a page boundary for the buffers
