@@ -2,7 +2,7 @@
 """Do the schedules measure the same thing? (the run-engine issue's target)
 
   bench/schedules.py [BUILD_DIR] [--runs 5] [--repeat 11] [--count 1e6]
-                     [--formats memory,raw,ascii] [--set KEY=VALUE ...]
+                     [--warmup-time 20ms] [--formats memory,raw,ascii] [--set KEY=VALUE ...]
 
 Runs one study of memory, raw and ascii (shortest) at --count f64 values
 under each schedule (sequential, interleave, shuffle), --runs times, the
@@ -12,7 +12,11 @@ and the ratio of interleave and shuffle to sequential. Every schedule keeps
 one worker per case alive from its warm-up to its last repetition, so the
 ratios should be near 1; before the run engine, interleave started a new
 worker with no warm-up for every repetition (memory write 0.9 ms sequential,
-12.4 ms interleaved). --formats and --set (passed to every run, e.g.
+12.4 ms interleaved). The studies run with warmup_time 20ms (--warmup-time;
+0 for the engine's default): a re-warm of one repetition does not bring a
+sub-millisecond phase back to its steady state after a neighbour that moves
+much memory (ascii), a re-warm of 20 ms does (docs/methodology.md,
+"Schedules"). --formats and --set (passed to every run, e.g.
 isolation=none) vary the experiment when a ratio is off. Figures only:
 nothing here passes or fails.
 """
@@ -33,6 +37,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=11)
     ap.add_argument("--count", default="1e6")
+    ap.add_argument("--warmup-time", default="20ms", help="the studies' warmup_time (0: the engine's default)")
     ap.add_argument("--formats", default="memory,raw,ascii", help="plugins, one case each, in plan order")
     ap.add_argument("--set", action="append", default=[], help="a study setting for every run (repeatable)")
     a = ap.parse_args()
@@ -43,7 +48,7 @@ def main():
         study = os.path.join(work, "s.yaml")
         with open(study, "w") as f:
             f.write(f"""name: schedules
-defaults: {{repeat: {a.repeat}, warmup: 1}}
+defaults: {{repeat: {a.repeat}, warmup: 1, warmup_time: {a.warmup_time}}}
 datasets: [{{dtype: f64, count: {a.count}}}]
 formats: [{", ".join(f"{{label: {p}, plugin: {p}}}" for p in formats)}]
 """)
@@ -60,7 +65,8 @@ formats: [{", ".join(f"{{label: {p}, plugin: {p}}}" for p in formats)}]
                             c[phase]["median_s"])
             print(f"run {run + 1} of {a.runs} done ({', '.join(order)})", file=sys.stderr)
     print(f"medians over {a.runs} runs of each run's median ({a.repeat} repetitions, warm-up 1, "
-          f"{a.count} f64{', ' + ' '.join(a.set) if a.set else ''}), in ms; ratio to sequential")
+          f"warmup_time {a.warmup_time}, {a.count} f64{', ' + ' '.join(a.set) if a.set else ''}), in ms; "
+          "ratio to sequential")
     print(f"{'format':8} {'phase':6} {'sequential':>11} {'interleave':>11} {'ratio':>6} {'shuffle':>11} {'ratio':>6}")
     for key in medians["sequential"]:
         seq = statistics.median(medians["sequential"][key])
