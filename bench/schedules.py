@@ -12,10 +12,10 @@ and the ratio of interleave and shuffle to sequential. Every schedule keeps
 one worker per case alive from its warm-up to its last repetition, so the
 ratios should be near 1; before the run engine, interleave started a new
 worker with no warm-up for every repetition (memory write 0.9 ms sequential,
-12.4 ms interleaved). The studies run with warmup_time 20ms (--warmup-time;
+12.4 ms interleaved). The studies run with warmup_time 50ms (--warmup-time;
 0 for the engine's default): a re-warm of one repetition does not bring a
 sub-millisecond phase back to its steady state after a neighbour that moves
-much memory (ascii), a re-warm of 20 ms does (docs/methodology.md,
+much memory (ascii), a re-warm of 50 ms does (docs/methodology.md,
 "Schedules"). --formats and --set (passed to every run, e.g.
 isolation=none) vary the experiment when a ratio is off. Figures only:
 nothing here passes or fails.
@@ -37,7 +37,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=11)
     ap.add_argument("--count", default="1e6")
-    ap.add_argument("--warmup-time", default="20ms", help="the studies' warmup_time (0: the engine's default)")
+    ap.add_argument("--warmup-time", default="50ms", help="the studies' warmup_time (0: the engine's default)")
     ap.add_argument("--formats", default="memory,raw,ascii", help="plugins, one case each, in plan order")
     ap.add_argument("--set", action="append", default=[], help="a study setting for every run (repeatable)")
     a = ap.parse_args()
