@@ -12,10 +12,10 @@
 #define KIND_MISSING_CALL 4
 #define KIND_DUPLICATE 5
 #define KIND_NULL_DESCRIPTOR 6
-#define KIND_CRASH_ON_LOAD 7    /* a constructor that segfaults */
-#define KIND_HANG_ON_LOAD 8     /* a constructor that never returns */
-#define KIND_PRINT_ON_LOAD 9    /* a constructor that prints */
-#define KIND_ABORT_IN_ENTRY 10  /* the entry point aborts */
+#define KIND_CRASH_ON_LOAD 7   /* a constructor that segfaults */
+#define KIND_HANG_ON_LOAD 8    /* a constructor that never returns */
+#define KIND_PRINT_ON_LOAD 9   /* a constructor that prints */
+#define KIND_ABORT_IN_ENTRY 10 /* the entry point aborts */
 #define KIND_NULL_OPTION_NAME 11
 #define KIND_UNKNOWN_OPTION_TYPE 12
 #define KIND_UNTERMINATED_CHOICES 13
