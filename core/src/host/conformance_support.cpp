@@ -49,7 +49,9 @@ std::vector<fb_option> to_c(const formatbench::option_list& options) {
 
 fb_open_args make_args(fb_dtype dtype, const std::string& path, std::uint64_t count,
                        const std::vector<fb_option>& options) {
-    return fb_open_args{sizeof(fb_open_args), dtype, path.c_str(), count, options.data(), options.size()};
+    // No metric sink: the checks do not collect a plugin's metrics.
+    return fb_open_args{sizeof(fb_open_args), dtype,          path.c_str(), count,
+                        options.data(),       options.size(), nullptr,      nullptr};
 }
 
 c_result failure(fb_status st, const char* stage, const char* err) {

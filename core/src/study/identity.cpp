@@ -88,9 +88,11 @@ std::string key_text(const case_identity& id) {
     for (const auto& [name, value] : id) {
         const std::string g = group_of(name);
         if (g == "dataset") dataset += (dataset.empty() ? "" : "/") + value;
-        if (g == "data") data += (data.empty() ? "" : ",") + short_name(name) + "=" + value;
+        // append, not (sep + a + "=" + b): GCC 12 warns falsely (-Wrestrict) on that.
+        if (g == "data")
+            data.append(data.empty() ? "" : ",").append(short_name(name)).append("=").append(value);
         if (g == "format") format += (format.empty() ? "" : "/") + value;
-        if (g == "run") run += (run.empty() ? "" : ",") + short_name(name) + "=" + value;
+        if (g == "run") run.append(run.empty() ? "" : ",").append(short_name(name)).append("=").append(value);
     }
     return dataset + "/" + data + "|" + format + "|" + run;
 }
