@@ -47,7 +47,8 @@ public:
 
     const case_setup& setup() const noexcept { return setup_; }
 
-    // The study's warm-up repetitions: run and verified, never recorded.
+    // Unrecorded repetitions, run and verified: the case's warm-up, or a
+    // re-warm under interleave and shuffle (run/warm_up.hpp says how many).
     void warm_up(warm_kind kind = warm_kind::start);
 
     // One recorded repetition: the phases below in order.

@@ -103,7 +103,7 @@ public:
         return warm_up(warm_kind::start);
     }
 
-    step_result repetition(repetition_report& report) override { return repetitions(&report); }
+    step_result repetition(repetition_report& report) override { return repetitions(report); }
 
     step_result rewarm() override { return warm_up(warm_kind::rewarm); }
 
@@ -155,20 +155,21 @@ private:
         return out;
     }
 
-    // One repetition, phase by phase, recorded into `report` when given.
     // Unrecorded repetitions, counted and timed on the ranks' aggregate
     // phase times, which every rank receives: all ranks stop together.
     step_result warm_up(warm_kind kind) {
         double spent = 0;
         for (unsigned i = 0; warm_up_continues(kind, i, spent, spec_.params); ++i) {
             repetition_report scratch;
-            if (step_result w = repetitions(&scratch); !w.ok()) return w;
+            if (step_result w = repetitions(scratch); !w.ok()) return w;
             spent += scratch.rep.write.wall_s + scratch.rep.read.wall_s;
         }
         return {};
     }
 
-    step_result repetitions(repetition_report* report) {
+    // One repetition, phase by phase, into `report` (the warm-up needs its
+    // times too).
+    step_result repetitions(repetition_report& report) {
         for (phase_kind kind :
              {phase_kind::remove_previous, phase_kind::write, phase_kind::cache, phase_kind::read}) {
             ex_.comm_.barrier();
@@ -185,14 +186,13 @@ private:
                       {"verify", to_json(mine.verify)}};
             const std::vector<rank_report> ranks = reports(gather(ex_.comm_, j));
             if (step_result r = combine_steps(ranks); !r.ok()) return r;
-            if (!report) continue;
             switch (kind) {
             case phase_kind::remove_previous: break;
-            case phase_kind::write: report->rep.write = combine_phase(ranks); break;
-            case phase_kind::cache: report->rep.resident_fraction = combine_resident(ranks); break;
+            case phase_kind::write: report.rep.write = combine_phase(ranks); break;
+            case phase_kind::cache: report.rep.resident_fraction = combine_resident(ranks); break;
             case phase_kind::read:
-                report->rep.read = combine_phase(ranks);
-                report->verify = combine_verify(ranks);
+                report.rep.read = combine_phase(ranks);
+                report.verify = combine_verify(ranks);
                 break;
             }
         }
