@@ -45,7 +45,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("build", nargs="?", default="build")
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--sizes", default="1000000,10000000")
+    ap.add_argument("--sizes", default="1000000,10000000", help="sizes for plugin_speed ('' skips it)")
     ap.add_argument("--skip-compress", action="store_true", help="do not run speed_compress (zstd, lz4)")
     ap.add_argument("--fortran-plugin-sizes", default="1000000",
                     help="sizes for the fortran plugin against the Fortran program (speed_fortran); '' skips")
@@ -63,7 +63,7 @@ def main():
             fortran = os.path.join(work, "stream_io_n")
             subprocess.run(["gfortran", "-O2", "-o", fortran, os.path.join(HERE, "fortran", "stream_io_n.f90")],
                            check=True, cwd=work)
-        for n in [int(s) for s in a.sizes.split(",")]:
+        for n in [int(s) for s in a.sizes.split(",") if s]:
             args = [speed, plugins, work, str(n), str(a.runs), "all"] + ([fortran] if fortran else [])
             d = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
             report(d, n, a.runs)
@@ -143,7 +143,9 @@ def fortran_plugin_speed(build, plugins, work, n, runs, program):
     the plugin with (f0.16) written and read list-directed, and with
     unformatted stream, beside the reference program's statements called in
     the same process on the same buffers (open to close, as the plugin), and
-    beside the standalone program (its own timings, one run per round). The
+    beside the standalone program (its own timings, one run per round, the
+    median of its passes after the first). Each side runs the four
+    statements in the program's order, re-warmed before it is timed. The
     target: the plugin within 0.95-1.05x of the standalone program."""
     speed = os.path.join(build, "bench", "speed_fortran")
     if not os.path.exists(speed):
@@ -163,7 +165,7 @@ def fortran_plugin_speed(build, plugins, work, n, runs, program):
                  ("standalone program unformatted", "program_write_stream_s", "program_read_stream_s")]
     for name, w, r in rows:
         print(f"{name:<34}{med[w]:>11.5f}{med[r]:>11.5f}")
-    print("speed ratios (> 1: the plugin is faster)   of medians   per round (median)   [target]")
+    print(f"{'speed ratios (> 1: the plugin is faster)':<64}of medians   per round (median)   [target]")
     pairs = [("f0.16 write", "fortran_f016.write", "write_f016_s"), ("list-directed read", "fortran_f016.read",
              "read_list_s"), ("unformatted stream write", "fortran_stream.write", "write_stream_s"),
              ("unformatted stream read", "fortran_stream.read", "read_stream_s")]
@@ -173,7 +175,7 @@ def fortran_plugin_speed(build, plugins, work, n, runs, program):
             continue
         for name, plugin, ref in pairs:
             num, den = smp[prefix + ref], smp[plugin]
-            print(f"  plugin {name} vs {who:<22}{statistics.median(num) / statistics.median(den):>9.3f}"
+            print(f"  {'plugin ' + name + ' vs ' + who:<62}{statistics.median(num) / statistics.median(den):>9.3f}"
                   f"{statistics.median([a / b for a, b in zip(num, den)]):>16.3f}        "
                   f"{('[' + target + ']') if target else ''}")
 

@@ -11,6 +11,7 @@
 // of them alone. FORTRAN_EXE, bench/fortran/stream_io_n built with gfortran,
 // is run once per round in WORK_DIR beside the ascii steps; the times it
 // prints itself are recorded (key "fortran").
+#include "fortran_program.hpp"
 #include "host/registry.hpp"
 #include "results/stats.hpp"
 #include "rounds.hpp"
@@ -149,20 +150,6 @@ void plain_read(const std::string& path, void* data, std::size_t bytes) {
     ::close(fd);
 }
 
-// Runs the Fortran reference program for n values in dir and appends the
-// four times it prints (formatted write, read, unformatted write, read).
-void run_fortran(const std::string& exe, const std::string& dir, std::size_t n, std::vector<double> (&t)[4]) {
-    std::string command = "cd '" + dir + "' && '" + exe + "' " + std::to_string(n);
-    FILE* p = ::popen(command.c_str(), "r");
-    if (!p) throw std::runtime_error("cannot run " + exe);
-    double v[5] = {0, 0, 0, 0, 0};
-    int got = std::fscanf(p, "%lf %lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4]);
-    int status = ::pclose(p);
-    if (got != 5 || status != 0) throw std::runtime_error(exe + " failed or printed no times");
-    for (int k = 0; k < 4; ++k)
-        t[k].push_back(v[k + 1]);
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -239,7 +226,7 @@ int main(int argc, char** argv) {
                     ::unlink((dir + "/temp.txt").c_str()); // each run writes new files
                     ::unlink((dir + "/temp.bin").c_str());
                 },
-                [&] { run_fortran(fortran, dir, n, fortran_times); });
+                [&] { run_fortran_program(fortran, dir, n, 1, fortran_times); });
         }
         if (selected("ref")) {
             steps.emplace_back(std::string("compress2_l6_") + dist + "_s", "zlib", "compress2", 0, nothing,

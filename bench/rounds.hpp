@@ -17,8 +17,9 @@ using clock_type = std::chrono::steady_clock;
 // One timed operation: `before` runs untimed, then `fn` is timed, then
 // `after` (a check) runs untimed. A step belongs to a group (the figures
 // compared with each other) and to a unit in it: the steps of one unit run
-// back to back in stage order, so a read (stage 1) comes right after the
-// write (stage 0) that made its file, as a study's `cache: warm` case does.
+// back to back in stage order (0, 1, 2, ...), so a read (stage 1) comes
+// right after the write (stage 0) that made its file, as a study's
+// `cache: warm` case does.
 struct step {
     step(
         std::string k, std::string g, std::string u, int st, std::function<void()> b, std::function<void()> f,
@@ -32,6 +33,7 @@ struct step {
     std::function<void()> before;
     std::function<void()> fn;
     std::function<void()> after;
+    bool rewarms = true; // false: run_rounds' rewarm skips this step (it warms itself)
     std::vector<double> seconds;
 };
 
@@ -50,10 +52,19 @@ struct step {
 // then all reads) the 8 MB files of three other writes came between a
 // file's write and its read; with it, mmap read against raw read at 10^6
 // was 0.90-0.97 (three runs of 15 rounds), with this order 1.05-1.07.
-inline void run_rounds(int runs, std::vector<step>& steps) {
+// With `rewarm`, each unit's steps run once untimed right before they run
+// timed, as a study's re-warm under interleave: on a VM, what the process
+// or another one did just before a step changes its time (an 8 MB write
+// took 2 ms back to back and 10-25 ms after 400 ms of CPU work or sleep,
+// bench/phase_context), so without it a unit that follows a long one more
+// often than its reference does is measured in another state.
+inline void run_rounds(int runs, std::vector<step>& steps, bool rewarm = false) {
     std::vector<std::string> groups;
-    for (const auto& s : steps)
+    int last_stage = 0;
+    for (const auto& s : steps) {
         if (std::find(groups.begin(), groups.end(), s.group) == groups.end()) groups.push_back(s.group);
+        last_stage = std::max(last_stage, s.stage);
+    }
     for (int round = 0; round <= runs; ++round) {
         const auto r = static_cast<std::size_t>(round);
         for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -64,16 +75,19 @@ inline void run_rounds(int runs, std::vector<step>& steps) {
                     units.push_back(s.unit);
             for (std::size_t u = 0; u < units.size(); ++u) {
                 const std::string& unit = units[(u + r) % units.size()];
-                for (int stage = 0; stage < 2; ++stage)
-                    for (auto& s : steps) {
-                        if (s.group != group || s.unit != unit || s.stage != stage) continue;
-                        s.before();
-                        auto a = clock_type::now();
-                        s.fn();
-                        auto b = clock_type::now();
-                        s.after();
-                        if (round > 0) s.seconds.push_back(std::chrono::duration<double>(b - a).count());
-                    }
+                for (int pass = rewarm ? 0 : 1; pass < 2; ++pass)
+                    for (int stage = 0; stage <= last_stage; ++stage)
+                        for (auto& s : steps) {
+                            if (s.group != group || s.unit != unit || s.stage != stage) continue;
+                            if (pass == 0 && !s.rewarms) continue;
+                            s.before();
+                            auto a = clock_type::now();
+                            s.fn();
+                            auto b = clock_type::now();
+                            s.after();
+                            if (round > 0 && pass == 1)
+                                s.seconds.push_back(std::chrono::duration<double>(b - a).count());
+                        }
             }
         }
     }
