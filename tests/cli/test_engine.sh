@@ -14,6 +14,7 @@
 #    round does not start a new process (its open counter would restart and
 #    slow writes appear among the samples);
 #  - warmup_time extends the warm-up by time (one slow repetition is enough);
+#  - interleave and shuffle warn once of re-warms under 50 ms, sequential not;
 #  - the timeout is a budget for all of a case's steps together;
 #  - a timeout, a plugin that leaves a child process behind, and a plugin
 #    that prints: the study goes on, the child dies with its case, what it
@@ -38,6 +39,13 @@ formats:
   - {label: c, plugin: misbehave, options: {trace: $work/trace-c}, min_time: 50ms}
 EOF
     expect_status 0 "$FB" run count.yaml --json count.json --no-console
+    # Re-warms of a few milliseconds are named, once (results/noise.hpp).
+    if [ "$schedule" = sequential ]; then
+      ! grep -q "re-warm" "$work/err" || fail "a re-warm warning under sequential"
+    else
+      expect_in "$work/err" "warning: schedule $schedule: 3 of 3 cases re-warm for less than 50 ms"
+      [ "$(grep -c "re-warm" "$work/err")" = 1 ] || fail "the re-warm warning is not one line"
+    fi
     $PY - count.json "$work" "$schedule/$isolation" <<'PY' || fail "repetition counts ($schedule, $isolation)"
 import json, sys
 d = json.load(open(sys.argv[1]))

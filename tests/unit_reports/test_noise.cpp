@@ -147,3 +147,45 @@ TEST(Noise, CacheRowsShareTheirWriteSamples) {
     EXPECT_DOUBLE_EQ(read_speedup(all[0], all[2]).value, 0.5);
     EXPECT_DOUBLE_EQ(read_speedup(all[1], all[3]).value, 1.25);
 }
+
+TEST(Noise, ShortRewarmsAreNamedUnderInterleaveAndShuffleOnly) {
+    study_result r;
+    r.spec.schedule = schedule_mode::interleave;
+    // Re-warms of medians 2 + 1 = 3 ms and 30 + 30 = 60 ms (hand-computed).
+    r.cases.push_back(timed(0, "fast", cache_mode::warm, {0.003, 0.002, 0.001}, {0.001, 0.001, 0.001}));
+    r.cases.push_back(timed(1, "slow", cache_mode::warm, {0.030, 0.030, 0.030}, {0.030, 0.030, 0.030}));
+    auto f = short_rewarm_finding(r);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_NE(f->find("schedule interleave: 1 of 2 cases re-warm for less than 50 ms"), std::string::npos)
+        << *f;
+    EXPECT_NE(f->find("shortest: case 0, 'fast', 3 ms"), std::string::npos) << *f;
+    EXPECT_NE(f->find("set warmup_time: 50ms"), std::string::npos) << *f;
+
+    // A warmup_time of 50 ms makes the fast case's re-warm long enough.
+    r.cases[0].spec.params.warmup_time = 0.05;
+    EXPECT_FALSE(short_rewarm_finding(r).has_value());
+    r.cases[0].spec.params.warmup_time = 0.049;
+    ASSERT_TRUE(short_rewarm_finding(r).has_value());
+    EXPECT_NE(short_rewarm_finding(r)->find("'fast', 49 ms"), std::string::npos) << *short_rewarm_finding(r);
+    r.cases[0].spec.params.warmup_time = 0;
+
+    // Both short: the shorter one is named.
+    r.spec.schedule = schedule_mode::shuffle;
+    r.cases[1] = timed(1, "faster", cache_mode::warm, {0.001}, {0.0005});
+    f = short_rewarm_finding(r);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_NE(f->find("schedule shuffle: 2 of 2 cases"), std::string::npos) << *f;
+    EXPECT_NE(f->find("case 1, 'faster', 1.5 ms"), std::string::npos) << *f;
+
+    // A failed case does not count; sequential never re-warms; one case
+    // has no neighbour.
+    r.cases[1].status = case_status::failed;
+    f = short_rewarm_finding(r);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_NE(f->find("1 of 2 cases"), std::string::npos) << *f;
+    r.spec.schedule = schedule_mode::sequential;
+    EXPECT_FALSE(short_rewarm_finding(r).has_value());
+    r.spec.schedule = schedule_mode::interleave;
+    r.cases.pop_back();
+    EXPECT_FALSE(short_rewarm_finding(r).has_value());
+}

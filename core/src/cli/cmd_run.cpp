@@ -212,6 +212,8 @@ int run_command(const global_options& global, const run_arguments& a) {
                        "formatbench: warning: {} of {} cases have a phase with fewer than {} samples: their "
                        "spread, outliers and intervals are rough (raise repeat or min_time)\n",
                        few, cases.size(), p->s.noise_min_samples);
+        if (auto finding = short_rewarm_finding(outcome.result))
+            fmt::print(stderr, "formatbench: warning: {}\n", *finding);
     }
     const std::string error_word = paint(tone::bad, "error:", colour_for(global, STDERR_FILENO));
     // Quiet: the errors of the cases that failed are all there is to read.

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace formatbench {
 
 phase_noise assess_phase(const std::vector<double>& times, double noise_cv, unsigned noise_min_samples) {
@@ -40,6 +42,33 @@ std::vector<std::string> noise_findings(const case_result& c, double noise_cv, u
         }
     }
     return out;
+}
+
+std::optional<std::string> short_rewarm_finding(const study_result& r) {
+    if (r.spec.schedule == schedule_mode::sequential || r.cases.size() < 2) return std::nullopt;
+    std::size_t short_ones = 0;
+    const case_result* shortest = nullptr;
+    double shortest_s = 0;
+    for (const case_result& c : r.cases) {
+        if (c.status != case_status::ok || c.samples.empty()) continue;
+        const double repetition_s = summarize(write_times(c)).median + summarize(read_times(c)).median;
+        const double rewarm_s = std::max(repetition_s, c.spec.params.warmup_time);
+        if (rewarm_s >= enough_rewarm_s) continue;
+        ++short_ones;
+        if (!shortest || rewarm_s < shortest_s) {
+            shortest = &c;
+            shortest_s = rewarm_s;
+        }
+    }
+    if (!shortest) return std::nullopt;
+    return fmt::format(
+        "schedule {}: {} of {} cases re-warm for less than {:g} ms before a recorded repetition (one "
+        "repetition, or warmup_time if longer; shortest: case {}, '{}', {:.3g} ms); where memory left alone "
+        "for "
+        "a few milliseconds is slower to touch again, such cases measure slower than under sequential: set "
+        "warmup_time: {:g}ms (docs/methodology.md, \"What a phase follows\")",
+        to_string(r.spec.schedule), short_ones, r.cases.size(), enough_rewarm_s * 1e3, shortest->spec.index,
+        shortest->spec.format.label, shortest_s * 1e3, enough_rewarm_s * 1e3);
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include "results/result.hpp"
 #include "results/stats.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,16 @@ phase_noise assess_phase(const std::vector<double>& times, double noise_cv, unsi
 // above 10%; 2 of 9 samples are outliers (beyond 1.5 IQR)"; none for a
 // steady case.
 std::vector<std::string> noise_findings(const case_result& c, double noise_cv, unsigned noise_min_samples);
+
+// A re-warm too short to trust (docs/methodology.md, "What a phase
+// follows"): under interleave or shuffle each recorded repetition that
+// follows another case's comes after a re-warm of one repetition, longer if
+// warmup_time says so. When that re-warm (the larger of the case's median
+// write + read and its warmup_time) is under enough_rewarm_s for some case
+// that ran ok, one line says how many and names the shortest; otherwise,
+// or under `sequential`, or with fewer than two cases, none.
+inline constexpr double enough_rewarm_s = 0.05;
+std::optional<std::string> short_rewarm_finding(const study_result& r);
 
 // The write times of `c` and of every case whose identity differs from
 // c's only in the read cache (run.cache), in plan order.
