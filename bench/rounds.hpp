@@ -52,13 +52,13 @@ struct step {
 // then all reads) the 8 MB files of three other writes came between a
 // file's write and its read; with it, mmap read against raw read at 10^6
 // was 0.90-0.97 (three runs of 15 rounds), with this order 1.05-1.07.
-// With `rewarm`, each unit's steps run once untimed right before they run
-// timed, as a study's re-warm under interleave: on a VM, what the process
-// or another one did just before a step changes its time (an 8 MB write
-// took 2 ms back to back and 10-25 ms after 400 ms of CPU work or sleep,
-// bench/phase_context), so without it a unit that follows a long one more
-// often than its reference does is measured in another state.
-inline void run_rounds(int runs, std::vector<step>& steps, bool rewarm = false) {
+// Each unit's steps run once untimed right before they run timed (unless
+// `rewarm` is false), as a study's re-warm under interleave: on a VM, what
+// the process or another one did just before a step changes its time (an
+// 8 MB read took 2-9.6x longer after 20-400 ms untouched, bench/
+// phase_context), so without it a unit that follows a long one more often
+// than its reference does is measured in another state.
+inline void run_rounds(int runs, std::vector<step>& steps, bool rewarm = true) {
     std::vector<std::string> groups;
     int last_stage = 0;
     for (const auto& s : steps) {

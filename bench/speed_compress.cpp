@@ -24,10 +24,10 @@
 // limits the run to those units, for profiling one of them alone.
 // ZSTD_LEVEL (default 3) is the level of every zstd unit, plugin and
 // references alike.
-#include "run/buffer.hpp"
-#include "run/data.hpp"
 #include "host/registry.hpp"
 #include "rounds.hpp"
+#include "run/buffer.hpp"
+#include "run/data.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

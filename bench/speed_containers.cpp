@@ -18,10 +18,10 @@
 //   npy             the npy plugin, raw
 // The bare references use the same buffers and are timed the same way,
 // open to close. Every read is checked against the data, untimed.
-#include "run/buffer.hpp"
-#include "run/data.hpp"
 #include "host/registry.hpp"
 #include "rounds.hpp"
+#include "run/buffer.hpp"
+#include "run/data.hpp"
 
 #include <hdf5.h>
 #include <netcdf.h>

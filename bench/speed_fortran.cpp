@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     // Each side runs the program's four statements in the program's order,
     // (f0.16) write, list-directed read, unformatted stream write, stream
     // read, as one unit (stages 0-3), re-warmed before it is timed
-    // (run_rounds' rewarm), so each statement follows what it follows in
+    // (bench/rounds.hpp), so each statement follows what it follows in
     // the program: on a VM an 8 MB write's time depends on what came just
     // before it (bench/phase_context).
     // The program's checks after each read, untimed (they also decide what
@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
         steps.back().rewarms = false; // its first pass is its warm-up
     }
 
-    run_rounds(runs, steps, true);
+    run_rounds(runs, steps);
 
     nlohmann::json out{{"n", n}, {"runs", runs}};
     for (const auto& s : steps) {
