@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plugin speed against its references, measured in one run (issue targets).
 
-  bench/plugin-speed.py [BUILD_DIR] [--runs 7] [--sizes 1000000,10000000] [--containers]
+  bench/plugin-speed.py [BUILD_DIR] [--runs 7] [--sizes 1000000,10000000] [--containers] [--only-compress]
 
 Runs build/bench/plugin_speed, which times every plugin beside its
 references in rounds (each round runs every step once): bare
@@ -47,6 +47,8 @@ def main():
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--sizes", default="1000000,10000000", help="sizes for plugin_speed ('' skips it)")
     ap.add_argument("--skip-compress", action="store_true", help="do not run speed_compress (zstd, lz4)")
+    ap.add_argument("--only-compress", action="store_true",
+                    help="run only speed_compress (zstd, lz4) at --sizes")
     ap.add_argument("--fortran-plugin-sizes", default="1000000",
                     help="sizes for the fortran plugin against the Fortran program (speed_fortran); '' skips")
     ap.add_argument("--containers", action="store_true",
@@ -63,13 +65,13 @@ def main():
             fortran = os.path.join(work, "stream_io_n")
             subprocess.run(["gfortran", "-O2", "-o", fortran, os.path.join(HERE, "fortran", "stream_io_n.f90")],
                            check=True, cwd=work)
-        for n in [int(s) for s in a.sizes.split(",") if s]:
+        for n in [int(s) for s in a.sizes.split(",") if s and not a.only_compress]:
             args = [speed, plugins, work, str(n), str(a.runs), "all"] + ([fortran] if fortran else [])
             d = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
             report(d, n, a.runs)
         if not a.skip_compress:
             compress_report(a, work)
-        for n in [int(s) for s in a.fortran_plugin_sizes.split(",") if s]:
+        for n in [int(s) for s in a.fortran_plugin_sizes.split(",") if s and not a.only_compress]:
             fortran_plugin_speed(a.build, plugins, work, n, a.runs, fortran)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -271,7 +273,7 @@ def compress_report(a, work):
     if not os.path.exists(exe):
         print("\n(speed_compress not built: libzstd-dev and liblz4-dev are needed)")
         return
-    for n in [int(x) for x in a.sizes.split(",")]:
+    for n in [int(x) for x in a.sizes.split(",") if x]:
         d = json.loads(subprocess.run([exe, os.path.join(a.build, "plugins"), work, str(n), str(a.runs)],
                                       check=True, capture_output=True, text=True).stdout)["units"]
         mb = n * 8 / 1e6
