@@ -22,9 +22,11 @@ echo "== release build and tests"
 run_suite build-test --buildtype=release
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
 # detect_leaks stays on; halt on the first UBSan report so it fails the test.
+# The benchmark programs are built (and so compile-checked) by the release
+# stage only: no test runs them.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-run_suite build-asan --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
+run_suite build-asan --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false -Dbench=false
 echo "== libFuzzer targets (clang, ASan + UBSan): short runs, docs/fuzzing.md"
 fuzz_seconds=${FB_FUZZ_SECONDS:-10}
 if [ "$fuzz_seconds" -eq 0 ]; then
