@@ -58,6 +58,17 @@ strings only(const strings& trace, const std::string& kind) {
     return out;
 }
 
+// A script for every case: each repetition writes in write_s and reads in
+// read_s seconds.
+std::function<fb::mock_script(const fb::case_spec&)> steady_script(double write_s, double read_s) {
+    return [=](const fb::case_spec&) {
+        fb::mock_script s;
+        s.write_s = {write_s};
+        s.read_s = {read_s};
+        return s;
+    };
+}
+
 std::size_t count(const strings& trace, const std::string& line) {
     return static_cast<std::size_t>(std::count(trace.begin(), trace.end(), line));
 }
@@ -155,12 +166,7 @@ TEST(runner, shuffle_orders_each_round_by_its_seed) {
 TEST(runner, warm_up_lasts_its_count_and_its_time) {
     for (auto mode : fb::all_schedule_modes) {
         fb::mock_executor ex;
-        ex.script = [](const fb::case_spec&) {
-            fb::mock_script s;
-            s.write_s = {0.002};
-            s.read_s = {0.001};
-            return s;
-        };
+        ex.script = steady_script(0.002, 0.001);
         fb::study st = study_of(2, 2, 0, mode);
         for (auto& c : st.cases)
             c.params.warmup_time = 0.007; // 3 ms each: 3 repetitions reach 9 ms
@@ -226,12 +232,7 @@ TEST(runner, every_schedule_records_the_same_samples) {
 
 TEST(runner, min_time_adds_repetitions_until_it_is_reached) {
     fb::mock_executor ex;
-    ex.script = [](const fb::case_spec&) {
-        fb::mock_script s;
-        s.write_s = {0.010};
-        s.read_s = {0.010};
-        return s;
-    };
+    ex.script = steady_script(0.010, 0.010);
     fb::study s = study_of(1, 1, 0);
     s.cases[0].params.min_time = 0.05; // 0.02 s per repetition: 3 reach 0.06, 2 only 0.04
     auto out = run(s, ex);
