@@ -63,10 +63,9 @@ std::optional<std::string> short_rewarm_finding(const study_result& r) {
     if (!shortest) return std::nullopt;
     return fmt::format(
         "schedule {}: {} of {} cases re-warm for less than {:g} ms before a recorded repetition (one "
-        "repetition, or warmup_time if longer; shortest: case {}, '{}', {:.3g} ms); where memory left alone "
-        "for "
-        "a few milliseconds is slower to touch again, such cases measure slower than under sequential: set "
-        "warmup_time: {:g}ms (docs/methodology.md, \"What a phase follows\")",
+        "repetition, or warmup_time if longer; shortest: case {}, '{}', {:.3g} ms); where memory left "
+        "alone for a few milliseconds is slower to touch again, such cases measure slower than under "
+        "sequential: set warmup_time: {:g}ms (docs/methodology.md, \"What a phase follows\")",
         to_string(r.spec.schedule), short_ones, r.cases.size(), enough_rewarm_s * 1e3, shortest->spec.index,
         shortest->spec.format.label, shortest_s * 1e3, enough_rewarm_s * 1e3);
 }
