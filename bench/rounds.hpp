@@ -33,7 +33,7 @@ struct step {
     std::function<void()> before;
     std::function<void()> fn;
     std::function<void()> after;
-    bool rewarms = true; // false: run_rounds' rewarm skips this step (it warms itself)
+    bool rewarms = true; // false: run_rounds does not re-warm this step (it warms itself)
     std::vector<double> seconds;
 };
 
@@ -52,13 +52,13 @@ struct step {
 // then all reads) the 8 MB files of three other writes came between a
 // file's write and its read; with it, mmap read against raw read at 10^6
 // was 0.90-0.97 (three runs of 15 rounds), with this order 1.05-1.07.
-// Each unit's steps run once untimed right before they run timed (unless
-// `rewarm` is false), as a study's re-warm under interleave: on a VM, what
-// the process or another one did just before a step changes its time (an
-// 8 MB read took 2-9.6x longer after 20-400 ms untouched, bench/
-// phase_context), so without it a unit that follows a long one more often
-// than its reference does is measured in another state.
-inline void run_rounds(int runs, std::vector<step>& steps, bool rewarm = true) {
+// Each unit's steps run once untimed right before they run timed (a step
+// with `rewarms` false only timed), as a study's re-warm under interleave:
+// where memory left alone is slower to touch again (docs/methodology.md,
+// "What a phase follows"; bench/phase_context), a unit that follows a long
+// one more often than its reference does would otherwise be measured in
+// another state.
+inline void run_rounds(int runs, std::vector<step>& steps) {
     std::vector<std::string> groups;
     int last_stage = 0;
     for (const auto& s : steps) {
@@ -75,7 +75,7 @@ inline void run_rounds(int runs, std::vector<step>& steps, bool rewarm = true) {
                     units.push_back(s.unit);
             for (std::size_t u = 0; u < units.size(); ++u) {
                 const std::string& unit = units[(u + r) % units.size()];
-                for (int pass = rewarm ? 0 : 1; pass < 2; ++pass)
+                for (int pass = 0; pass < 2; ++pass)
                     for (int stage = 0; stage <= last_stage; ++stage)
                         for (auto& s : steps) {
                             if (s.group != group || s.unit != unit || s.stage != stage) continue;

@@ -2,7 +2,7 @@
 """Do the schedules measure the same thing? (the run-engine issue's target)
 
   bench/schedules.py [BUILD_DIR] [--runs 5] [--repeat 11] [--count 1e6]
-                     [--warmup-time 20ms] [--formats memory,raw,ascii] [--set KEY=VALUE ...]
+                     [--warmup-time 50ms] [--formats memory,raw,ascii] [--set KEY=VALUE ...]
 
 Runs one study of memory, raw and ascii (shortest) at --count f64 values
 under each schedule (sequential, interleave, shuffle), --runs times, the
@@ -12,9 +12,9 @@ and the ratio of interleave and shuffle to sequential, of those medians and
 the median of the per-run ratios (each run's schedules run within seconds of
 each other, so a per-run ratio is not moved by the machine's slow drift
 between runs). Every schedule keeps one worker per case alive from its
-warm-up to its last repetition, so the ratios should be near 1; before the run engine, interleave started a new
-worker with no warm-up for every repetition (memory write 0.9 ms sequential,
-12.4 ms interleaved). The studies run with warmup_time 50ms (--warmup-time;
+warm-up to its last repetition, so the ratios should be near 1; before the
+run engine, interleave started a new worker with no warm-up for every
+repetition (memory write 0.9 ms sequential, 12.4 ms interleaved). The studies run with warmup_time 50ms (--warmup-time;
 0 for the engine's default): a re-warm of one repetition does not bring a
 sub-millisecond phase back to its steady state after a neighbour that moves
 much memory (ascii), a re-warm of 50 ms does (docs/methodology.md,
@@ -83,6 +83,7 @@ formats: [{", ".join(f"{{label: {p}, plugin: {p}}}" for p in formats)}]
             paired = statistics.median([x / y for x, y in zip(runs, seqs)])
             cells += [f"{m * 1e3:11.3f}", f"{m / seq:5.2f} / {paired:4.2f}"]
         print(f"{key[0]:8} {key[1]:6} " + " ".join(cells))
+
 
 if __name__ == "__main__":
     main()

@@ -6,8 +6,8 @@
 // is timed), and the standalone reference program (bench/fortran/
 // stream_io_n.f90, its own timings), one run per round, each run making
 // PASSES passes (default 4) of which the passes after the first count
-// (bench/fortran_program.hpp), as the other two sides are re-warmed. Prints one JSON object for
-// bench/plugin-speed.py. Not a test.
+// (bench/fortran_program.hpp), as the other two sides are re-warmed.
+// Prints one JSON object for bench/plugin-speed.py. Not a test.
 //
 //   speed_fortran PLUGIN_DIR WORK_DIR N [RUNS [FORTRAN_EXE [PASSES]]]
 #include "fortran_program.hpp"
@@ -80,8 +80,9 @@ int main(int argc, char** argv) {
     // (f0.16) write, list-directed read, unformatted stream write, stream
     // read, as one unit (stages 0-3), re-warmed before it is timed
     // (bench/rounds.hpp), so each statement follows what it follows in
-    // the program: on a VM an 8 MB write's time depends on what came just
-    // before it (bench/phase_context).
+    // the program: a phase's time can depend on what came just before it
+    // (docs/methodology.md, "What a phase follows").
+    //
     // The program's checks after each read, untimed (they also decide what
     // the caches hold when the next statement starts): (f0.16) within
     // 1e-15, unformatted exact.
