@@ -7,9 +7,10 @@
 // contexts take turns, ROUNDS times. On a machine where the three medians
 // agree, a re-warm of one repetition restores a case's state; where the
 // latter two are slower, interleaved studies need `warmup_time`
-// (docs/methodology.md, "Schedules"). Figures only; not a test.
+// (docs/methodology.md, "What a phase follows"). Figures only; not a test.
 //
 //   phase_context DIR [BYTES [ROUNDS [PAUSE_MS]]]
+#include "plain_file.hpp"
 #include "results/stats.hpp"
 #include "run/buffer.hpp"
 
@@ -27,6 +28,7 @@
 #include <vector>
 
 using namespace formatbench;
+using namespace formatbench::bench;
 
 namespace {
 
@@ -34,18 +36,6 @@ using clock_type = std::chrono::steady_clock;
 
 double since(clock_type::time_point t) {
     return std::chrono::duration<double>(clock_type::now() - t).count();
-}
-
-void write_file(const std::string& path, const void* p, std::size_t n) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0 || ::write(fd, p, n) != static_cast<ssize_t>(n) || ::close(fd) != 0)
-        throw std::runtime_error("phase_context: cannot write " + path + ": " + std::strerror(errno));
-}
-
-void read_file(const std::string& path, void* p, std::size_t n) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || ::read(fd, p, n) != static_cast<ssize_t>(n) || ::close(fd) != 0)
-        throw std::runtime_error("phase_context: cannot read " + path + ": " + std::strerror(errno));
 }
 
 // Integer work on registers only: the CPU busy, memory untouched.
@@ -81,7 +71,7 @@ int main(int argc, char** argv) {
             if (context == 0) {
                 ::unlink(path.c_str());
                 write_file(path, data.data(), bytes);
-                read_file(path, back.data(), bytes);
+                read_exact(path, back.data(), bytes);
             } else if (context == 1) {
                 spin(pause);
             } else {
@@ -92,7 +82,7 @@ int main(int argc, char** argv) {
             write_file(path, data.data(), bytes);
             const double w = since(t);
             t = clock_type::now();
-            read_file(path, back.data(), bytes);
+            read_exact(path, back.data(), bytes);
             const double r = since(t);
             if (std::memcmp(back.data(), data.data(), bytes) != 0) {
                 std::fprintf(stderr, "phase_context: read differs from written data\n");

@@ -13,6 +13,7 @@
 // prints itself are recorded (key "fortran").
 #include "fortran_program.hpp"
 #include "host/registry.hpp"
+#include "plain_file.hpp"
 #include "results/stats.hpp"
 #include "rounds.hpp"
 #include "run/buffer.hpp"
@@ -126,30 +127,6 @@ void parse_two_cores(second_core& core, const text_reference& t, double* out, st
     core.run(n, [&](std::size_t a, std::size_t, int k) { parse_part(t, k, out + a); });
 }
 
-void plain_write(const std::string& path, const void* data, std::size_t bytes) {
-    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const char* p = static_cast<const char*>(data);
-    while (bytes) {
-        ssize_t w = ::write(fd, p, bytes);
-        if (w <= 0) break;
-        p += w;
-        bytes -= static_cast<std::size_t>(w);
-    }
-    ::close(fd);
-}
-
-void plain_read(const std::string& path, void* data, std::size_t bytes) {
-    int fd = ::open(path.c_str(), O_RDONLY);
-    char* p = static_cast<char*>(data);
-    while (bytes) {
-        ssize_t r = ::read(fd, p, bytes);
-        if (r <= 0) break;
-        p += r;
-        bytes -= static_cast<std::size_t>(r);
-    }
-    ::close(fd);
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -211,10 +188,10 @@ int main(int argc, char** argv) {
                 check_parse);
             steps.emplace_back(
                 "plain_write_s", "raw", "plain", 0, [&] { ::unlink(plain.c_str()); },
-                [&] { plain_write(plain, data.data(), bytes); });
+                [&] { write_file(plain, data.data(), bytes); });
             steps.emplace_back(
                 "plain_read_s", "raw", "plain", 1, [&] { std::memset(back.data(), 0, bytes); },
-                [&] { plain_read(plain, back.data(), bytes); });
+                [&] { read_exact(plain, back.data(), bytes); });
         }
         // The Fortran reference program's own timings, one run per round,
         // beside the ascii figures (it also times unformatted stream I/O).

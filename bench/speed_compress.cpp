@@ -25,6 +25,7 @@
 // ZSTD_LEVEL (default 3) is the level of every zstd unit, plugin and
 // references alike.
 #include "host/registry.hpp"
+#include "plain_file.hpp"
 #include "rounds.hpp"
 #include "run/buffer.hpp"
 #include "run/data.hpp"
@@ -51,19 +52,6 @@ using namespace formatbench;
 using namespace formatbench::bench;
 
 namespace {
-
-void write_file(const std::string& path, const void* data, std::size_t bytes) {
-    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) throw std::runtime_error("cannot create " + path);
-    const char* p = static_cast<const char*>(data);
-    while (bytes) {
-        ssize_t w = ::write(fd, p, bytes);
-        if (w <= 0) throw std::runtime_error("cannot write " + path);
-        p += w;
-        bytes -= static_cast<std::size_t>(w);
-    }
-    ::close(fd);
-}
 
 // Reads the whole file into buf (at least its size); returns its size.
 std::size_t read_file(const std::string& path, unsigned char* buf, std::size_t capacity) {
