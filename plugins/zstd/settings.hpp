@@ -5,7 +5,10 @@
 
 #include <formatbench/plugin.hpp>
 
+#include <zstd.h>
+
 #include <cstddef>
+#include <string>
 
 namespace formatbench::detail {
 
@@ -16,7 +19,17 @@ inline constexpr int default_window_log_max = 27;
 
 struct zstd_settings {
     int level = 3;
-    int threads = 0; // ZSTD_c_nbWorkers
+    // frames: one: ZSTD_c_nbWorkers. frames: independent: how many frames
+    // are compressed at once (0 and 1: one, on the calling thread).
+    int threads = 0;
+    // frames: independent: the array as a sequence of independent frames,
+    // each compressed on its own, so threads share out whole frames (as
+    // pzstd does) and libzstd's multithreading copies nothing. The reader
+    // then accepts any sequence of frames, skippable ones included.
+    bool independent_frames = false;
+    // The most content bytes per frame with independent frames, rounded
+    // down to whole elements (at least one).
+    std::size_t frame_bytes = 0;
     bool checksum = true;
     bool shuffle = false;
     // shuffle_block rounded down to whole elements (at least one): the unit
@@ -36,5 +49,9 @@ struct zstd_settings {
 // Throws sdk::error(FB_E_INVALID_OPTION) for a window_log of 1..9, which the
 // declaration's range [0, 31] cannot exclude.
 zstd_settings parse_settings(const sdk::open_request& request);
+
+// Sets what every frame of a stream shares on a compression context: level,
+// checksum, long-distance matching and window. Throws as check_compress.
+void apply_frame_parameters(ZSTD_CCtx* c, const zstd_settings& s, const std::string& path);
 
 } // namespace formatbench::detail

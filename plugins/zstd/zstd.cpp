@@ -1,8 +1,9 @@
 // zstd: compresses the array with Zstandard into one standard zstd frame
 // (RFC 8878). The plain file (no shuffle) is exactly what `zstd` would make
 // of the array's native bytes: `zstd -dc FILE` gives them back. Options add
-// a byte shuffle, libzstd's worker threads, long-distance matching and the
-// window size; see zstd_writer.hpp, zstd_reader.hpp and README.md.
+// a byte shuffle, libzstd's worker threads (or independent frames on our
+// own), long-distance matching and the window size; see zstd_writer.hpp,
+// zstd_frames.hpp, zstd_reader.hpp and README.md.
 #include "zstd_reader.hpp"
 #include "zstd_writer.hpp"
 
@@ -16,15 +17,26 @@ namespace formatbench::detail {
 namespace sdk = formatbench::sdk;
 
 struct zstd_format {
+    static constexpr const char* frame_modes[] = {"one", "independent", nullptr};
     // Not constexpr: the level's range is the installed libzstd's
     // (ZSTD_minCLevel() is -131072 in 1.5, ZSTD_maxCLevel() 22).
     static inline const fb_option_decl options[] = {
         sdk::option_int("level", "3", ZSTD_minCLevel(), ZSTD_maxCLevel(),
                         "zstd level: 1..19, 20..22 (ultra: more memory), negative for faster modes down to "
                         "ZSTD_minCLevel(); 0 means libzstd's default (3)"),
-        sdk::option_int("threads", "0", 0, 64,
-                        "libzstd worker threads (ZSTD_c_nbWorkers, zstd -T): 0 compresses on the calling "
-                        "thread; N >= 1 on N workers, still one frame; the reader is single-threaded"),
+        sdk::option_int(
+            "threads", "0", 0, 64,
+            "frames: one: libzstd worker threads (ZSTD_c_nbWorkers, zstd -T): 0 compresses on the "
+            "calling thread; N >= 1 on N workers, still one frame. frames: independent: N frames "
+            "are compressed at once (0 and 1: one). The reader is single-threaded"),
+        sdk::option_choice("frames", "one", frame_modes,
+                           "one: the file is one frame. independent: a sequence of independent frames of at "
+                           "most frame_size bytes, compressed threads at a time with nothing copied (as "
+                           "pzstd does; zstd -dc reads them as one stream); the reader needs it to accept "
+                           "more than one frame"),
+        sdk::option_size("frame_size", "8MiB", 64.0 * 1024, 1024.0 * 1024 * 1024,
+                         "frames: independent: the most bytes per frame, rounded down to whole elements; "
+                         "no frame refers to data before it, so a smaller size costs ratio"),
         sdk::option_bool("checksum", "true",
                          "store the XXH64 content checksum in the frame, as the zstd command does; the "
                          "reader verifies it"),

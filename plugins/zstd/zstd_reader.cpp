@@ -66,8 +66,12 @@ void zstd_reader::check_header() {
         corrupt("it does not start with the zstd magic number 28 b5 2f fd");
     }
     const std::uint32_t m = le32(b);
-    if ((m & ZSTD_MAGIC_SKIPPABLE_MASK) == ZSTD_MAGIC_SKIPPABLE_START)
-        corrupt("it starts with a skippable frame; this plugin reads a file of one zstd frame");
+    if ((m & ZSTD_MAGIC_SKIPPABLE_MASK) == ZSTD_MAGIC_SKIPPABLE_START) {
+        // pzstd puts one before each frame; the decoder skips them.
+        if (settings_.independent_frames) return;
+        corrupt("it starts with a skippable frame; this plugin reads a file of one zstd frame unless told "
+                "frames: independent");
+    }
     if (m != ZSTD_MAGICNUMBER) corrupt("it does not start with the zstd magic number 28 b5 2f fd");
 
     ZSTD_frameHeader h{};
@@ -93,7 +97,9 @@ void zstd_reader::check_header() {
                              " this reader allows; if the file is right (zstd --long=" + std::to_string(log) +
                              "), read it with window_log=" + std::to_string(log));
     }
-    if (h.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN) return;
+    // A sequence of frames: this one's content size is a part; the decoder
+    // finds out whether the frames hold the count.
+    if (h.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN || settings_.independent_frames) return;
     const std::uint64_t stored = h.frameContentSize;
     if (stored % settings_.element_size != 0)
         corrupt("its header gives a content size of " + std::to_string(stored) +
@@ -101,7 +107,9 @@ void zstd_reader::check_header() {
     if (requested_bytes_ == FB_COUNT_UNKNOWN || stored == requested_bytes_) return;
     const std::string sizes = "holds " + elements(stored) + " (the frame header's content size), " +
                               elements(requested_bytes_) + " were asked for";
-    if (stored < requested_bytes_) throw sdk::error(FB_E_TRUNCATED, "zstd: '" + path + "' " + sizes);
+    if (stored < requested_bytes_)
+        throw sdk::error(FB_E_TRUNCATED, "zstd: '" + path + "' " + sizes +
+                                             "; if more frames follow it, read it with frames: independent");
     throw sdk::error(FB_E_CORRUPT,
                      "zstd: '" + path + "' " + sizes + "; the count or dtype does not match the file");
 }
@@ -184,6 +192,11 @@ void zstd_reader::refill() {
     in_.size = have + got;
 }
 
+bool zstd_reader::more_input() {
+    if (in_.pos == in_.size) refill();
+    return in_.pos < in_.size;
+}
+
 void zstd_reader::decode(ZSTD_outBuffer& out) {
     while (out.pos < out.size && !frame_end_) {
         if (in_.pos == in_.size) refill();
@@ -192,6 +205,9 @@ void zstd_reader::decode(ZSTD_outBuffer& out) {
         decoded_ += out.pos - out_before;
         if (ZSTD_isError(hint)) decoder_error(hint);
         if (hint == 0) {
+            // A frame is complete; with independent frames the next call
+            // starts the next one, if the file has more.
+            if (settings_.independent_frames && more_input()) continue;
             frame_end_ = true;
             break;
         }
@@ -222,6 +238,20 @@ void zstd_reader::verify_end() {
                 }
             }
             frame_end_ = true;
+            if (settings_.independent_frames && more_input()) {
+                // More frames: they may hold nothing (empty or skippable
+                // frames). A probe of one byte tells, decoded without the
+                // stable buffer, which is full.
+                std::size_t rc = ZSTD_DCtx_reset(dctx_.get(), ZSTD_reset_session_only);
+                if (!ZSTD_isError(rc)) rc = ZSTD_DCtx_setParameter(dctx_.get(), ZSTD_d_stableOutBuffer, 0);
+                if (ZSTD_isError(rc)) decoder_error(rc);
+                stable_ = false;
+                frame_end_ = false;
+                unsigned char probe = 0;
+                ZSTD_outBuffer o{&probe, 1, 0};
+                decode(o);
+                if (o.pos > 0) more_than_requested();
+            }
         } else {
             // One byte tells "more data follows" from "the frame ends here".
             unsigned char probe = 0;
@@ -233,7 +263,8 @@ void zstd_reader::verify_end() {
     if (in_.pos == in_.size) refill();
     if (in_.pos < in_.size)
         corrupt("bytes follow the end of the zstd frame at byte " + std::to_string(file_offset_ + in_.pos) +
-                " (a second frame or other data); this plugin reads a file of one frame");
+                " (a second frame or other data); this plugin reads a file of one frame unless told "
+                "frames: independent");
 }
 
 void zstd_reader::more_than_requested() const {

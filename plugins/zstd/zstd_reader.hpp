@@ -13,6 +13,10 @@
 //  - After the last element asked for, it decodes on to the end of the frame
 //    (so the checksum is verified) and refuses what follows: more data in
 //    the frame, a second frame, or any trailing bytes.
+//  - With frames: independent it reads a sequence of frames (skippable ones
+//    too, as pzstd writes them) as one stream: each frame's header is
+//    checked by the decoder (its window against ZSTD_d_windowLogMax), and
+//    what follows the last element may only be frames that hold nothing.
 // Every decoder call either makes progress or ends in an error, so corrupt
 // or truncated input can neither crash nor hang the reader.
 #pragma once
@@ -56,6 +60,8 @@ private:
     void decode(ZSTD_outBuffer& out);
     // Moves unread input to the front of the buffer and reads more.
     void refill();
+    // Whether the file has bytes the decoder has not taken (refills first).
+    bool more_input();
     // Once the host has all it asked for: on to the end of the frame, then
     // nothing may follow.
     void verify_end();

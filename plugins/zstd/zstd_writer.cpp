@@ -35,25 +35,24 @@ zstd_writer::zstd_writer(const sdk::open_request& request)
     }
     // Everything that can fail for reasons other than the file comes first,
     // so that the file is created last and never left behind.
-    cctx_.reset(ZSTD_createCCtx_advanced(zstd_memory));
-    if (!cctx_)
-        throw sdk::error(FB_E_NO_MEMORY, "zstd: out of memory creating a compressor for '" + path + "'");
-    ZSTD_CCtx* c = cctx_.get();
-    check_compress(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, settings_.level), "setting the level",
-                   path);
-    check_compress(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, settings_.checksum ? 1 : 0),
-                   "setting the checksum", path);
-    if (settings_.long_matching)
-        check_compress(ZSTD_CCtx_setParameter(c, ZSTD_c_enableLongDistanceMatching, 1),
-                       "enabling long-distance matching", path);
-    if (settings_.window_log != 0)
-        check_compress(ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, settings_.window_log),
-                       "setting the window log", path);
-    if (settings_.threads > 0)
-        check_compress(ZSTD_CCtx_setParameter(c, ZSTD_c_nbWorkers, settings_.threads), "setting the threads",
-                       path);
-    if (total_bytes_ != FB_COUNT_UNKNOWN)
-        check_compress(ZSTD_CCtx_setPledgedSrcSize(c, total_bytes_), "pledging the content size", path);
+    if (settings_.independent_frames) {
+        frames_ = std::make_unique<zstd_frames>(settings_, path);
+        batch_capacity_ =
+            static_cast<std::size_t>(settings_.threads > 1 ? settings_.threads : 1) * settings_.frame_bytes;
+        if (settings_.shuffle && batch_capacity_ < settings_.shuffle_block_bytes)
+            batch_capacity_ = settings_.shuffle_block_bytes;
+    } else {
+        cctx_.reset(ZSTD_createCCtx_advanced(zstd_memory));
+        if (!cctx_)
+            throw sdk::error(FB_E_NO_MEMORY, "zstd: out of memory creating a compressor for '" + path + "'");
+        ZSTD_CCtx* c = cctx_.get();
+        apply_frame_parameters(c, settings_, path);
+        if (settings_.threads > 0)
+            check_compress(ZSTD_CCtx_setParameter(c, ZSTD_c_nbWorkers, settings_.threads),
+                           "setting the threads", path);
+        if (total_bytes_ != FB_COUNT_UNKNOWN)
+            check_compress(ZSTD_CCtx_setPledgedSrcSize(c, total_bytes_), "pledging the content size", path);
+    }
     if (settings_.shuffle) {
         staging_ = byte_buffer(settings_.shuffle_block_bytes);
         shuffled_ = byte_buffer(settings_.shuffle_block_bytes);
@@ -82,6 +81,10 @@ void zstd_writer::write_unguarded(const unsigned char* p, std::uint64_t bytes) {
     const bool first = written_ == 0;
     written_ += bytes;
     const bool last = written_ == total_bytes_;
+    if (!settings_.shuffle && frames_) {
+        feed_frames(p, bytes, last);
+        return;
+    }
     if (!settings_.shuffle) {
         // The whole array in one call: zstd may work on it in place (no copy
         // into its window buffer), as ZSTD_compress2 does. Set before the
@@ -115,8 +118,44 @@ void zstd_writer::write_unguarded(const unsigned char* p, std::uint64_t bytes) {
 }
 
 void zstd_writer::emit_block(const unsigned char* src, std::size_t n, ZSTD_EndDirective mode) {
+    if (frames_) {
+        // Shuffled straight into the batch: the shuffle is the only copy.
+        if (batch_fill_ + n > batch_capacity_) flush_batch();
+        shuffle_block(src, batch() + batch_fill_, n, settings_.element_size);
+        batch_fill_ += n;
+        if (batch_fill_ == batch_capacity_ || mode == ZSTD_e_end) flush_batch();
+        return;
+    }
     shuffle_block(src, shuffled_.data(), n, settings_.element_size);
     compress(shuffled_.data(), n, mode);
+}
+
+void zstd_writer::feed_frames(const unsigned char* p, std::uint64_t n, bool last) {
+    while (n > 0) {
+        if (batch_fill_ == 0 && (n >= batch_capacity_ || last)) {
+            frames_->compress(p, static_cast<std::size_t>(n), file_, codec_);
+            return;
+        }
+        std::size_t k =
+            batch_capacity_ - batch_fill_ < n ? batch_capacity_ - batch_fill_ : static_cast<std::size_t>(n);
+        std::memcpy(batch() + batch_fill_, p, k);
+        batch_fill_ += k;
+        p += k;
+        n -= k;
+        if (batch_fill_ == batch_capacity_) flush_batch();
+    }
+    if (last) flush_batch();
+}
+
+void zstd_writer::flush_batch() {
+    if (batch_fill_ == 0) return;
+    frames_->compress(batch_.data(), batch_fill_, file_, codec_);
+    batch_fill_ = 0;
+}
+
+unsigned char* zstd_writer::batch() {
+    if (!batch_.data()) batch_ = byte_buffer(batch_capacity_);
+    return batch_.data();
 }
 
 void zstd_writer::compress(const unsigned char* p, std::size_t n, ZSTD_EndDirective mode) {
@@ -153,7 +192,14 @@ void zstd_writer::close_unguarded() {
                                          std::to_string(written_ / settings_.element_size) + " of the " +
                                          std::to_string(total_bytes_ / settings_.element_size) +
                                          " elements announced at open (the frame header holds that count)");
-    if (!frame_ended_) {
+    if (frames_) {
+        if (settings_.shuffle && pending_ > 0) emit_block(staging_.data(), pending_, ZSTD_e_end);
+        pending_ = 0;
+        flush_batch();
+        // An empty array is one empty frame: a zstd file is never empty.
+        if (frames_->frames_written() == 0) frames_->compress(nullptr, 0, file_, codec_);
+        frames_.reset();
+    } else if (!frame_ended_) {
         if (settings_.shuffle) {
             // The last, possibly short, block ends the frame.
             emit_block(staging_.data(), pending_, ZSTD_e_end);

@@ -11,9 +11,15 @@
 //    byte-shuffled (common/shuffle.hpp) before it is compressed.
 //  - threads > 0 hands the frame to libzstd's workers (ZSTD_c_nbWorkers);
 //    they are joined when the stream is freed.
+//  - frames: independent writes a sequence of frames instead
+//    (zstd_frames.hpp): a write of at least threads * frame_size bytes, or
+//    the one that completes the count, is compressed from the caller's
+//    buffer; smaller writes (and shuffled blocks) collect in a batch buffer
+//    of that size first.
 #pragma once
 
 #include "settings.hpp"
+#include "zstd_frames.hpp"
 
 #include "common/byte_buffer.hpp"
 #include "common/file_io.hpp"
@@ -54,6 +60,13 @@ private:
     void compress(const unsigned char* p, std::size_t n, ZSTD_EndDirective mode);
     // Shuffles one block of n bytes (n < block only for the last) and compresses it.
     void emit_block(const unsigned char* src, std::size_t n, ZSTD_EndDirective mode);
+    // frames: independent: n bytes into frames, straight from p or through
+    // the batch; `last` completes the count (the batch is flushed).
+    void feed_frames(const unsigned char* p, std::uint64_t n, bool last);
+    void flush_batch();
+    // Allocates the batch on first use: threads * frame_size bytes (at least
+    // one shuffle block).
+    unsigned char* batch();
     template <class Fn>
     void guarded(Fn&& fn);
 
@@ -62,13 +75,17 @@ private:
     sdk::metric_reporter metrics_;
     time_total codec_; // inside ZSTD_compressStream2 (with workers: waiting for them too)
     std::unique_ptr<ZSTD_CCtx, cctx_free> cctx_;
-    std::uint64_t total_bytes_; // announced payload, or FB_COUNT_UNKNOWN
-    std::uint64_t written_ = 0; // payload bytes received
-    bool frame_ended_ = false;  // ZSTD_e_end has completed
-    byte_buffer staging_;       // shuffle: a block assembled from small chunks
-    std::size_t pending_ = 0;   // bytes in staging_
-    byte_buffer shuffled_;      // shuffle: the shuffled block
-    sticky_failure failure_;    // the first failure, repeated by every later call
+    std::uint64_t total_bytes_;           // announced payload, or FB_COUNT_UNKNOWN
+    std::uint64_t written_ = 0;           // payload bytes received
+    bool frame_ended_ = false;            // ZSTD_e_end has completed
+    byte_buffer staging_;                 // shuffle: a block assembled from small chunks
+    std::size_t pending_ = 0;             // bytes in staging_
+    byte_buffer shuffled_;                // shuffle: the shuffled block
+    std::unique_ptr<zstd_frames> frames_; // frames: independent
+    byte_buffer batch_;                   // frames: independent, bytes waiting for a round of frames
+    std::size_t batch_capacity_ = 0;
+    std::size_t batch_fill_ = 0;
+    sticky_failure failure_; // the first failure, repeated by every later call
     bool closed_ = false;
 };
 

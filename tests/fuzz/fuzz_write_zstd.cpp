@@ -1,5 +1,7 @@
 // libFuzzer target: the zstd plugin's writer and reader on arbitrary data
-// (writer_driver.hpp): levels (negative too), checksum, shuffle, threads.
+// (writer_driver.hpp): levels (negative too), checksum, shuffle, threads,
+// independent frames (the smallest frame_size, so that chunks collect in
+// the batch and several frames are written).
 #include "writer_driver.hpp"
 
 extern "C" const fb_plugin_descriptor* fb_plugin_entry(std::uint16_t, std::uint16_t);
@@ -13,7 +15,9 @@ void options(fuzz::writer_case& c) {
                  {"checksum", (c.selector & 0x04) ? "true" : "false"},
                  {"shuffle", (c.selector & 0x08) ? "true" : "false"},
                  {"shuffle_block", blocks[(c.selector >> 4) & 3]},
-                 {"threads", (c.selector & 0x40) ? "2" : "0"}};
+                 {"threads", (c.selector & 0x40) ? "2" : "0"},
+                 {"frames", (c.selector & 0x80) ? "independent" : "one"},
+                 {"frame_size", "64KiB"}};
 }
 
 const fuzz::writer_hooks hooks{"zstd", options, nullptr};

@@ -80,8 +80,8 @@ TEST(ZstdPlugin, Described) {
             EXPECT_NE(o.help.find("no longer"), std::string::npos) << o.help;
         }
     }
-    for (const char* want :
-         {"level", "threads", "checksum", "shuffle", "shuffle_block", "long", "window_log"})
+    for (const char* want : {"level", "threads", "frames", "frame_size", "checksum", "shuffle",
+                             "shuffle_block", "long", "window_log"})
         EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
 }
 
@@ -152,6 +152,98 @@ TEST(ZstdPlugin, ShuffleImprovesRatioOnSmoothFloats) {
     double plain = double(fs::file_size(dir / "plain.zst")),
            shuffled = double(fs::file_size(dir / "shuf.zst"));
     EXPECT_LT(shuffled, plain * 0.95) << "plain " << plain << " bytes, shuffled " << shuffled;
+}
+
+// ---- Independent frames --------------------------------------------------------------
+
+// The frames of a file and each one's content size, found with libzstd's
+// frame functions (not the plugin's code); skippable frames are counted
+// apart.
+struct frame_list {
+    std::vector<std::uint64_t> content_sizes;
+    std::size_t skippable = 0;
+};
+
+frame_list list_frames(const bytes& f) {
+    frame_list l;
+    std::size_t at = 0;
+    while (at < f.size()) {
+        std::size_t size = ZSTD_findFrameCompressedSize(f.data() + at, f.size() - at);
+        EXPECT_FALSE(ZSTD_isError(size)) << "at byte " << at << ": " << ZSTD_getErrorName(size);
+        if (ZSTD_isError(size)) break;
+        // Skippable magic numbers are 0x184D2A50..5F (RFC 8878 3.1.2).
+        if (f.size() - at >= 4 && f[at + 3] == 0x18 && f[at + 2] == 0x4d && f[at + 1] == 0x2a &&
+            (f[at] & 0xf0) == 0x50)
+            ++l.skippable;
+        else
+            l.content_sizes.push_back(ZSTD_getFrameContentSize(f.data() + at, f.size() - at));
+        at += size;
+    }
+    return l;
+}
+
+TEST(ZstdPlugin, IndependentFramesRoundTrip) {
+    temp_dir dir;
+    for (fb_dtype d : formatbench::all_dtypes)
+        for (const char* threads : {"0", "1", "2", "3"})
+            for (const char* shuffle : {"false", "true"})
+                for (auto [w, r] : {std::pair<std::size_t, std::size_t>{0, 0}, {1000, 999}, {7, 40000}}) {
+                    SCOPED_TRACE(testing::Message() << "threads=" << threads << " shuffle=" << shuffle);
+                    // 64 KiB frames, a 5000-byte shuffle block: many frames,
+                    // blocks that straddle them, a short last one.
+                    check_round_trip(dir / "a.zst", d, 45679,
+                                     {{"frames", "independent"},
+                                      {"frame_size", "64KiB"},
+                                      {"threads", threads},
+                                      {"shuffle", shuffle},
+                                      {"shuffle_block", "5000"}},
+                                     w, r);
+                }
+    for (std::size_t n : {0, 1, 2})
+        check_round_trip(dir / "a.zst", FB_DTYPE_F64, n, {{"frames", "independent"}, {"threads", "2"}});
+}
+
+TEST(ZstdPlugin, IndependentFramesLayout) {
+    temp_dir dir;
+    const option_list two = {{"frames", "independent"}, {"frame_size", "64KiB"}, {"threads", "2"}};
+    // 150000 f64 = 1200000 bytes in one write: ceil(1200000 / 65536) = 19
+    // frames at least; a multiple of the 2 threads (20) would leave frames
+    // under 128 KiB, so 19, of ceil(1200000 / 19) = 63158 bytes rounded up
+    // to whole f64: 63160, and the last 1200000 - 18 * 63160 = 63120.
+    bytes data = make_data(FB_DTYPE_F64, 150000);
+    write_array(id, dir / "a.zst", FB_DTYPE_F64, data, two);
+    frame_list l = list_frames(read_file(dir / "a.zst"));
+    ASSERT_EQ(l.content_sizes.size(), 19u);
+    for (std::size_t i = 0; i + 1 < 19; ++i)
+        EXPECT_EQ(l.content_sizes[i], 63160u) << i;
+    EXPECT_EQ(l.content_sizes[18], 63120u);
+    // With 8 MiB frames (the default) and 2 threads, 40 MB in one write:
+    // ceil(40000000 / 8388608) = 5, rounded up to 6 frames of 6666672 bytes
+    // (ceil(40000000 / 6) = 6666667 rounded up to whole f64), the last
+    // 40000000 - 5 * 6666672 = 6666640.
+    bytes big = make_data(FB_DTYPE_F64, 5000000);
+    write_array(id, dir / "b.zst", FB_DTYPE_F64, big, {{"frames", "independent"}, {"threads", "2"}});
+    l = list_frames(read_file(dir / "b.zst"));
+    ASSERT_EQ(l.content_sizes.size(), 6u);
+    EXPECT_EQ(l.content_sizes[0], 6666672u);
+    EXPECT_EQ(l.content_sizes[5], 6666640u);
+    // Small writes collect in the batch (2 x 64 KiB): full batches of 131072
+    // bytes become two 65536-byte frames; the 1200000 - 9 * 131072 = 20352
+    // left at the end are one frame (under 2 x 128 KiB).
+    write_array(id, dir / "c.zst", FB_DTYPE_F64, data, two, 1000);
+    l = list_frames(read_file(dir / "c.zst"));
+    ASSERT_EQ(l.content_sizes.size(), 19u);
+    EXPECT_EQ(l.content_sizes[0], 65536u);
+    EXPECT_EQ(l.content_sizes[17], 65536u);
+    EXPECT_EQ(l.content_sizes[18], 20352u);
+    // An empty array is one empty frame.
+    write_array(id, dir / "e.zst", FB_DTYPE_F64, {}, two);
+    l = list_frames(read_file(dir / "e.zst"));
+    ASSERT_EQ(l.content_sizes.size(), 1u);
+    EXPECT_EQ(l.content_sizes[0], 0u);
+    // Frames: one stays one frame with threads.
+    write_array(id, dir / "d.zst", FB_DTYPE_F64, data, {{"threads", "2"}});
+    EXPECT_EQ(list_frames(read_file(dir / "d.zst")).content_sizes.size(), 1u);
 }
 
 // ---- The frame header ------------------------------------------------------------
@@ -402,6 +494,70 @@ TEST(ZstdWriteErrors, MoreOrFewerThanAnnounced) {
     EXPECT_EQ(st, FB_E_STATE) << message;
 }
 
+TEST_F(ZstdErrors, IndependentFrames) {
+    // 50000 f64 = 400000 bytes in 64 KiB frames, one thread: ceil(400000 /
+    // 65536) = 7 frames of 57144 bytes (ceil(400000 / 7) rounded up to whole
+    // f64), the last 400000 - 6 * 57144 = 57136.
+    const option_list o = {{"frames", "independent"}, {"frame_size", "64KiB"}};
+    write_array(id, dir_ / "f.zst", FB_DTYPE_F64, data_, o);
+    const bytes file = read_file(dir_ / "f.zst");
+    frame_list l = list_frames(file);
+    ASSERT_EQ(l.content_sizes.size(), 7u);
+    EXPECT_EQ(l.content_sizes[6], 57136u);
+    const std::size_t last_frame = ZSTD_findFrameCompressedSize(file.data(), file.size());
+    std::size_t last_start = 0;
+    for (int i = 0; i < 6; ++i)
+        last_start += ZSTD_findFrameCompressedSize(file.data() + last_start, file.size() - last_start);
+    ASSERT_GT(last_frame, 0u);
+    const bytes empty_frame = {0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00}; // zstd -c < /dev/null
+    const bytes skippable = {0x5f, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 7, 8, 9};
+    for (std::size_t chunk : {std::size_t{0}, std::size_t{4096}}) {
+        SCOPED_TRACE(testing::Message() << "chunk " << chunk);
+        std::string message;
+        // Frames that hold nothing may come anywhere.
+        bytes padded =
+            concat(concat(skippable, bytes(file.begin(), file.begin() + last_start)),
+                   concat(empty_frame, concat(skippable, bytes(file.begin() + last_start, file.end()))));
+        padded = concat(padded, concat(empty_frame, skippable));
+        EXPECT_EQ(read_status(padded, &message, o, 0, chunk), FB_OK) << message;
+        // The file ends at a frame boundary: a frame is missing.
+        EXPECT_EQ(read_status(bytes(file.begin(), file.begin() + last_start), &message, o, 0, chunk),
+                  FB_E_TRUNCATED);
+        EXPECT_NE(message.find("fewer than"), std::string::npos) << message;
+        // Inside a frame.
+        EXPECT_EQ(read_status(bytes(file.begin(), file.end() - 5), &message, o, 0, chunk), FB_E_TRUNCATED)
+            << message;
+        // More frames with data than asked for: the count does not match.
+        EXPECT_EQ(read_status(concat(file, file), &message, o, 0, chunk), FB_E_CORRUPT) << message;
+        EXPECT_NE(message.find("more than"), std::string::npos) << message;
+        EXPECT_EQ(read_status(concat(file, bytes(100, 'x')), &message, o, 0, chunk), FB_E_CORRUPT) << message;
+        expect_named(message);
+        // Without the option: the first frame's content size is too small
+        // (every independent frame has one, the count known or not), a
+        // skippable frame first is refused.
+        EXPECT_EQ(read_status(file, &message, {}, 0, chunk), FB_E_TRUNCATED) << message;
+        EXPECT_NE(message.find("frames: independent"), std::string::npos) << message;
+        EXPECT_EQ(read_status(concat(skippable, file), &message, {}, 0, chunk), FB_E_CORRUPT) << message;
+        EXPECT_NE(message.find("frames: independent"), std::string::npos) << message;
+    }
+    // Two copies are 2n values.
+    write_file(dir_ / "two.zst", concat(file, file));
+    EXPECT_TRUE(same_bytes(read_array(id, dir_ / "two.zst", FB_DTYPE_F64, 2 * n_, o), concat(data_, data_)));
+    EXPECT_TRUE(
+        same_bytes(read_array(id, dir_ / "two.zst", FB_DTYPE_F64, 2 * n_, o, 777), concat(data_, data_)));
+    // Flips anywhere: never read back as data (each frame has its checksum).
+    std::mt19937 rng(11);
+    for (int trial = 0; trial < 60; ++trial) {
+        bytes bad = file;
+        std::size_t at = 4 + rng() % (bad.size() - 4);
+        bad[at] ^= static_cast<unsigned char>(1u << (rng() % 8));
+        std::string message;
+        int st = read_status(bad, &message, o, 0, trial % 2 ? 4096 : 0);
+        EXPECT_TRUE(st == FB_E_CORRUPT || st == FB_E_TRUNCATED)
+            << "flip at " << at << ": " << st << " " << message;
+    }
+}
+
 // ---- The zstd command (run with --require-tool=zstd) ------------------------------
 
 // Writes with the plugin, decompresses with `zstd -dc`: the raw array, or
@@ -416,6 +572,8 @@ TEST(ZstdTool, CommandDecodesPluginFiles) {
         {{"long", "true"}},
         {{"shuffle", "true"}},
         {{"shuffle", "true"}, {"shuffle_block", "5000"}, {"threads", "2"}},
+        {{"frames", "independent"}, {"frame_size", "64KiB"}, {"threads", "2"}},
+        {{"frames", "independent"}, {"frame_size", "100000"}, {"shuffle", "true"}, {"shuffle_block", "5000"}},
     };
     for (fb_dtype d : formatbench::all_dtypes)
         for (const auto& o : sets)
@@ -469,6 +627,41 @@ TEST(ZstdTool, PluginReadsCommandFiles) {
     EXPECT_FALSE(parse_header(read_file(dir / "c.zst")).has_content_size);
 }
 
+// Files of several frames from the command, read with frames: independent:
+// two files' frames one after the other (cut inside an element), and
+// pzstd's (a skippable frame before each frame).
+TEST(ZstdTool, PluginReadsConcatenatedAndPzstdFiles) {
+    temp_dir dir;
+    const std::size_t n = 300000;
+    bytes data = make_data(FB_DTYPE_F64, n);
+    write_file(dir / "in.bin", data);
+    write_file(dir / "a.bin", bytes(data.begin(), data.begin() + 1000003));
+    write_file(dir / "b.bin", bytes(data.begin() + 1000003, data.end()));
+    const option_list o = {{"frames", "independent"}};
+    const std::string out = quoted(dir / "c.zst");
+    const std::vector<std::string> commands = {
+        "zstd -q -c " + quoted(dir / "a.bin") + " > " + out + " && zstd -q -c " + quoted(dir / "b.bin") +
+            " >> " + out,
+        // Level 1: a 2^19 window, frames of 4 windows (2 MiB).
+        "pzstd -q -p 2 -1 -c " + quoted(dir / "in.bin") + " > " + out,
+        "cat " + quoted(dir / "in.bin") + " | pzstd -q -p 2 -1 > " + out,
+    };
+    for (const auto& c : commands) {
+        SCOPED_TRACE(c);
+        ASSERT_TRUE(run(c));
+        frame_list l = list_frames(read_file(dir / "c.zst"));
+        EXPECT_GE(l.content_sizes.size(), 2u);
+        if (c.find("pzstd") != std::string::npos) EXPECT_GE(l.skippable, 1u);
+        EXPECT_TRUE(same_bytes(read_array(id, dir / "c.zst", FB_DTYPE_F64, n, o), data));
+        EXPECT_TRUE(same_bytes(read_array(id, dir / "c.zst", FB_DTYPE_F64, n, o, 12345), data));
+    }
+    // pzstd -d reads the plugin's independent frames too.
+    write_array(id, dir / "p.zst", FB_DTYPE_F64, data,
+                {{"frames", "independent"}, {"frame_size", "64KiB"}, {"threads", "2"}});
+    ASSERT_TRUE(run("pzstd -q -d -c " + quoted(dir / "p.zst") + " > " + quoted(dir / "p.out")));
+    EXPECT_TRUE(same_bytes(read_file(dir / "p.out"), data));
+}
+
 TEST(ZstdTool, LongWindowNeedsWindowLog) {
     // zstd --long=30 from a pipe (no content size): the frame asks for a
     // 2^30 window, above the reader's default limit of 2^27.
@@ -496,6 +689,10 @@ TEST(ZstdTool, ConcatenatedFramesAreRefused) {
     int st = status_of([&] { read_array(id, dir / "c.zst", FB_DTYPE_U8, 1000, {}); }, &message);
     EXPECT_EQ(st, FB_E_CORRUPT) << message;
     EXPECT_NE(message.find("second frame"), std::string::npos) << message;
+    EXPECT_NE(message.find("frames: independent"), std::string::npos) << message;
+    // With it, they are 2000 values.
+    EXPECT_TRUE(same_bytes(read_array(id, dir / "c.zst", FB_DTYPE_U8, 2000, {{"frames", "independent"}}),
+                           concat(data, data)));
 }
 
 } // namespace
