@@ -3,6 +3,8 @@
 // read (open, read it all, close) next to the same work done with the
 // library's one-shot calls and the same parameters, timed the same way,
 // open to close:
+//   zstd_plugin_t2 / zstd_plugin_f2: the plugin with two threads, as
+//             libzstd's workers (one frame) and as independent frames;
 //   zstd_ref: open, ZSTD_compress2 into a buffer, write(2), close; open,
 //             read(2) the whole file, ZSTD_decompress, close;
 //   lz4_ref:  the same with LZ4F_compressFrame / LZ4F_decompress;
@@ -258,6 +260,9 @@ int main(int argc, char** argv) {
         // Two workers against the one-thread reference (the target), and
         // against libzstd's own two-worker one-shot.
         add_plugin("zstd_plugin_t2", "zstd_t2", "zstd", {{"level", level_text}, {"threads", "2"}});
+        // Two threads sharing out independent frames (frames: independent).
+        add_plugin("zstd_plugin_f2", "zstd_t2", "zstd",
+                   {{"level", level_text}, {"threads", "2"}, {"frames", "independent"}});
         add_reference("zstd_ref_t1", "zstd_t2", zstd_one, zstd_decompress, true);
         add_reference("zstd_ref_t2", "zstd_t2", zstd_two, zstd_decompress, true);
         if (selected("spin_1core") || selected("spin_2cores")) {
