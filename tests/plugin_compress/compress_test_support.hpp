@@ -184,6 +184,25 @@ inline int status_of(const std::function<void()>& fn, std::string* message = nul
     return FB_OK;
 }
 
+// Flips one random bit (after the 4-byte magic) in `trials` copies of
+// `file` and reads each, whole and in 4096-value chunks by turns, through
+// read_status(content, message, chunk): every one must fail as CORRUPT or
+// TRUNCATED (a flipped block size can make a frame look longer than the
+// file), never read back as data.
+template <class ReadStatus>
+void expect_flips_detected(const bytes& file, int trials, unsigned seed, ReadStatus read_status) {
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < trials; ++trial) {
+        bytes bad = file;
+        std::size_t at = 4 + rng() % (bad.size() - 4);
+        bad[at] ^= static_cast<unsigned char>(1u << (rng() % 8));
+        std::string message;
+        int st = read_status(bad, &message, std::size_t(trial % 2 ? 4096 : 0));
+        EXPECT_TRUE(st == FB_E_CORRUPT || st == FB_E_TRUNCATED)
+            << "flip at " << at << ": status " << st << " " << message;
+    }
+}
+
 inline std::string quoted(const fs::path& p) {
     return "'" + p.string() + "'";
 }
