@@ -64,9 +64,8 @@ void zstd_frames::compress(const unsigned char* p, std::size_t n, output_file& f
         slot& s = slots_[t];
         for (std::size_t i = t; i < frames; i += threads) {
             const std::size_t at = i * frame;
-            s.size = 0;
-            if (at < n) s.size = std::min(n - at, frame);
-            s.result = ZSTD_compress2(s.cctx.get(), s.out.data(), s.out.size(), p + at, s.size);
+            const std::size_t size = at < n ? std::min(n - at, frame) : 0;
+            s.result = ZSTD_compress2(s.cctx.get(), s.out.data(), s.out.size(), p + at, size);
             std::unique_lock lock(m);
             turn_taken.wait(lock, [&] { return next == i || abandoned; });
             if (abandoned) return;

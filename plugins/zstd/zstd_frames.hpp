@@ -48,7 +48,6 @@ private:
     struct slot {
         std::unique_ptr<ZSTD_CCtx, cctx_free> cctx;
         byte_buffer out;
-        std::size_t size = 0;   // the frame's content bytes
         std::size_t result = 0; // ZSTD_compress2's: the frame's size or an error code
     };
 

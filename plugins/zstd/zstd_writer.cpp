@@ -60,6 +60,10 @@ zstd_writer::zstd_writer(const sdk::open_request& request)
     file_.open();
 }
 
+const char* zstd_writer::count_reason() const noexcept {
+    return frames_ ? " (the file must hold exactly that count)" : " (the frame header holds that count)";
+}
+
 template <class Fn>
 void zstd_writer::guarded(Fn&& fn) {
     if (closed_) throw sdk::error(FB_E_STATE, "zstd: '" + file_.path() + "' is already closed");
@@ -77,7 +81,7 @@ void zstd_writer::write_unguarded(const unsigned char* p, std::uint64_t bytes) {
     if (total_bytes_ != FB_COUNT_UNKNOWN && bytes > total_bytes_ - written_)
         throw sdk::error(FB_E_STATE, "zstd: writing '" + file_.path() + "': more data than the " +
                                          std::to_string(total_bytes_ / settings_.element_size) +
-                                         " elements announced at open (the frame header holds that count)");
+                                         " elements announced at open" + count_reason());
     const bool first = written_ == 0;
     written_ += bytes;
     const bool last = written_ == total_bytes_;
@@ -191,7 +195,7 @@ void zstd_writer::close_unguarded() {
         throw sdk::error(FB_E_STATE, "zstd: closing '" + file_.path() + "' after " +
                                          std::to_string(written_ / settings_.element_size) + " of the " +
                                          std::to_string(total_bytes_ / settings_.element_size) +
-                                         " elements announced at open (the frame header holds that count)");
+                                         " elements announced at open" + count_reason());
     if (frames_) {
         if (settings_.shuffle && pending_ > 0) emit_block(staging_.data(), pending_, ZSTD_e_end);
         pending_ = 0;

@@ -64,6 +64,8 @@ private:
     // the batch; `last` completes the count (the batch is flushed).
     void feed_frames(const unsigned char* p, std::uint64_t n, bool last);
     void flush_batch();
+    // Why the count given at open binds, for the messages that enforce it.
+    const char* count_reason() const noexcept;
     // Allocates the batch on first use: threads * frame_size bytes (at least
     // one shuffle block).
     unsigned char* batch();
