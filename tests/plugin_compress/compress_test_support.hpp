@@ -203,6 +203,27 @@ void expect_flips_detected(const bytes& file, int trials, unsigned seed, ReadSta
     }
 }
 
+// The count given at open binds a compressing writer: 100 values written
+// after announcing 99, or 101, fail with FB_E_STATE at the write or close,
+// and the message says "announced".
+inline void expect_count_binds(const char* id, const option_list& options = {}) {
+    temp_dir dir;
+    const bytes data = make_data(FB_DTYPE_F64, 100);
+    for (std::uint64_t announced : {99u, 101u}) {
+        std::string message;
+        int st = status_of(
+            [&] {
+                auto w = plugin(id).open_write((dir / ("a" + std::to_string(announced))).string(),
+                                               FB_DTYPE_F64, announced, options);
+                w->write(data.data(), 100);
+                w->close();
+            },
+            &message);
+        EXPECT_EQ(st, FB_E_STATE) << id << ", " << announced << " announced: " << message;
+        EXPECT_NE(message.find("announced"), std::string::npos) << message;
+    }
+}
+
 inline std::string quoted(const fs::path& p) {
     return "'" + p.string() + "'";
 }
