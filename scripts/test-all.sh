@@ -26,13 +26,6 @@ echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
 # stage only: no test runs them.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-# use_tls=0: GCC 12's LeakSanitizer can crash at exit ("Tracer caught signal
-# 11") reading a bogus dynamic-TLS entry of a library loaded with a plugin
-# (libgfortran, libgnutls, libp11-kit and libcom_err have TLS), depending on
-# the binary's layout. Without TLS as a root it reports more, never less: no
-# leak can hide behind the option.
-# The tests that set their own LSAN_OPTIONS (hdf5, mpi) add it too.
-export LSAN_OPTIONS=use_tls=0
 run_suite build-asan --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false -Dbench=false
 echo "== libFuzzer targets (clang, ASan + UBSan): short runs, docs/fuzzing.md"
 fuzz_seconds=${FB_FUZZ_SECONDS:-10}
