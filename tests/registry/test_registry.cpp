@@ -11,7 +11,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <numeric>
 #include <string>
 #include <tuple>
@@ -72,15 +71,6 @@ TEST_F(registry_test, entry_symbol_is_read_from_the_dynamic_symbol_table) {
         fs::resize_file(cut, keep);
         EXPECT_EQ(elf_exports(cut, "fb_plugin_entry"), elf_export::not_a_library) << keep << " bytes";
     }
-    // A 32-bit ELF is left to dlopen (byte 4, EI_CLASS, set to ELFCLASS32).
-    const fs::path elf32 = dir / "libelf32.so";
-    fs::copy_file(c_plugin, elf32);
-    {
-        std::fstream f(elf32, std::ios::in | std::ios::out | std::ios::binary);
-        f.seekp(4);
-        f.put(1);
-    }
-    EXPECT_EQ(elf_exports(elf32, "fb_plugin_entry"), elf_export::undecided);
     // And the registry loads the padded plugin.
     registry padded_only;
     padded_only.load_directories({FB_TEST_PADDED_PLUGIN_DIR});
