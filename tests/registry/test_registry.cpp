@@ -2,6 +2,7 @@
 // right reason while the good plugins beside them still load; a C plugin and
 // a C++ plugin write and read a buffer through the host wrapper.
 #include "base/error.hpp"
+#include "host/elf_exports.hpp"
 #include "host/registry.hpp"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <numeric>
 #include <string>
 #include <tuple>
@@ -39,6 +41,52 @@ protected:
     registry reg;
     fs::path dir;
 };
+
+// The entry symbol is looked up in .dynsym before any code runs: found in a
+// plugin, also once it is stripped (no .symtab) and when long section names
+// make .shstrtab longer than the symbol's .strtab offset (where Boost 1.74's
+// library_info misread it); not found in a library without it; a text file
+// and cut-off copies are no library, and nothing reads past their end.
+TEST_F(registry_test, entry_symbol_is_read_from_the_dynamic_symbol_table) {
+    using detail::elf_export;
+    using detail::elf_exports;
+    const fs::path c_plugin = fs::path(FB_TEST_EXTRA_PLUGIN_DIR) / "libfb_c_plugin.so";
+    const fs::path padded = fs::path(FB_TEST_PADDED_PLUGIN_DIR) / "libfb_c_plugin_padded.so";
+    const fs::path broken = FB_TEST_BROKEN_PLUGIN_DIR;
+    EXPECT_EQ(elf_exports(c_plugin, "fb_plugin_entry"), elf_export::exported);
+    EXPECT_EQ(elf_exports(padded, "fb_plugin_entry"), elf_export::exported);
+    EXPECT_EQ(elf_exports(c_plugin, "fb_plugin_entr"), elf_export::not_exported);
+    EXPECT_EQ(elf_exports(c_plugin, "fb_plugin_entryx"), elf_export::not_exported);
+    EXPECT_EQ(elf_exports(broken / "libbroken_no_entry.so", "fb_plugin_entry"), elf_export::not_exported);
+    EXPECT_EQ(elf_exports(broken / "libnot_a_library.so", "fb_plugin_entry"), elf_export::not_a_library);
+    EXPECT_EQ(elf_exports(dir / "missing.so", "fb_plugin_entry"), elf_export::not_a_library);
+    const fs::path stripped = dir / "libstripped.so";
+    fs::copy_file(c_plugin, stripped);
+    ASSERT_EQ(std::system(("strip --strip-all '" + stripped.string() + "'").c_str()), 0);
+    EXPECT_EQ(elf_exports(stripped, "fb_plugin_entry"), elf_export::exported);
+    const auto size = fs::file_size(c_plugin);
+    for (std::uintmax_t keep :
+         {std::uintmax_t{3}, std::uintmax_t{40}, std::uintmax_t{64}, size / 2, size - 1}) {
+        const fs::path cut = dir / ("cut" + std::to_string(keep) + ".so");
+        fs::copy_file(c_plugin, cut);
+        fs::resize_file(cut, keep);
+        EXPECT_EQ(elf_exports(cut, "fb_plugin_entry"), elf_export::not_a_library) << keep << " bytes";
+    }
+    // A 32-bit ELF is left to dlopen (byte 4, EI_CLASS, set to ELFCLASS32).
+    const fs::path elf32 = dir / "libelf32.so";
+    fs::copy_file(c_plugin, elf32);
+    {
+        std::fstream f(elf32, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(4);
+        f.put(1);
+    }
+    EXPECT_EQ(elf_exports(elf32, "fb_plugin_entry"), elf_export::undecided);
+    // And the registry loads the padded plugin.
+    registry padded_only;
+    padded_only.load_directories({FB_TEST_PADDED_PLUGIN_DIR});
+    EXPECT_NE(padded_only.find("c_plugin"), nullptr);
+    EXPECT_TRUE(padded_only.problems().empty());
+}
 
 TEST_F(registry_test, good_plugins_load_beside_broken_ones) {
     EXPECT_NE(reg.find("memory"), nullptr);

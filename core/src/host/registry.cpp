@@ -6,11 +6,11 @@
 #include "base/text.hpp"
 #include "build_config.hpp"
 
-// Boost 1.74's library_info headers use std::vector without including it.
+#include "host/elf_exports.hpp"
+
 #include <string>
 #include <vector>
 #define BOOST_DLL_USE_STD_FS
-#include <boost/dll/library_info.hpp>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 
@@ -340,19 +340,15 @@ const plugin* registry::load_file(const fs::path& file) {
         problems_.push_back({file, std::move(reason)});
         return nullptr;
     };
-    // Look before loading: a file that is not a shared library, or has no
-    // entry symbol in its symbol table, is refused without running any of its
-    // code. Boost 1.74 reads only .symtab, which a stripped library lacks; in
-    // that case the dynamic symbol lookup after loading decides.
-    try {
-        boost::dll::library_info info(file);
-        auto symbols = info.symbols();
-        if (!symbols.empty() &&
-            std::find(symbols.begin(), symbols.end(), FB_PLUGIN_ENTRY_NAME) == symbols.end())
-            return problem(
-                fmt::format("no entry symbol '{}': not a formatbench plugin", FB_PLUGIN_ENTRY_NAME));
-    } catch (const std::exception&) {
+    // Look before loading: a file that is not a shared library, or does not
+    // export the entry symbol, is refused without running any of its code.
+    switch (detail::elf_exports(file, FB_PLUGIN_ENTRY_NAME)) {
+    case detail::elf_export::not_a_library:
         return problem("not a shared library (unreadable, truncated or another file type)");
+    case detail::elf_export::not_exported:
+        return problem(fmt::format("no entry symbol '{}': not a formatbench plugin", FB_PLUGIN_ENTRY_NAME));
+    case detail::elf_export::exported:
+    case detail::elf_export::undecided: break;
     }
 
     // Run its code in a child first: only a library that loads there, says
