@@ -5,6 +5,7 @@
 #include "zstd_memory.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -57,15 +58,20 @@ void zstd_frames::compress(const unsigned char* p, std::size_t n, output_file& f
     // in order, one thread at a time, while the others compress.
     std::mutex m;
     std::condition_variable turn_taken;
-    std::size_t next = 0;      // the frame whose turn it is to be appended
-    std::exception_ptr failed; // the first failure; later frames are skipped
-    bool abandoned = false;    // a helper could not be started: the others stop
+    std::size_t next = 0;                // the frame whose turn it is to be appended
+    std::exception_ptr failed;           // the first failure; later frames are skipped
+    std::atomic<bool> any_failed{false}; // read without the lock before compressing
+    bool abandoned = false;              // a helper could not be started: the others stop
     auto work = [&](std::size_t t) {
         slot& s = slots_[t];
         for (std::size_t i = t; i < frames; i += threads) {
             const std::size_t at = i * frame;
             const std::size_t size = at < n ? std::min(n - at, frame) : 0;
-            s.result = ZSTD_compress2(s.cctx.get(), s.out.data(), s.out.size(), p + at, size);
+            // After a failure the frames are neither compressed nor
+            // appended; each thread still takes its turns, so none waits
+            // for ever.
+            if (!any_failed.load(std::memory_order_relaxed))
+                s.result = ZSTD_compress2(s.cctx.get(), s.out.data(), s.out.size(), p + at, size);
             std::unique_lock lock(m);
             turn_taken.wait(lock, [&] { return next == i || abandoned; });
             if (abandoned) return;
@@ -75,6 +81,7 @@ void zstd_frames::compress(const unsigned char* p, std::size_t n, output_file& f
                     file.append(s.out.data(), s.result);
                 } catch (...) {
                     failed = std::current_exception();
+                    any_failed.store(true, std::memory_order_relaxed);
                 }
             }
             ++next;
