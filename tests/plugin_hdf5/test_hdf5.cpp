@@ -262,7 +262,10 @@ TEST_F(Hdf5, ImpossibleOptionsAreRefusedBeforeAnyFile) {
         {{{"dataset", "/"}}, "is not a dataset name"},
         {{{"dataset", "a/"}}, "is not a dataset name"},
     };
-    for (const auto& [o, text] : cases) {
+    for (const auto& c : cases) {
+        // Named, not a structured binding: clang 14 cannot capture one in a lambda.
+        const option_list& o = c.first;
+        const std::string& text = c.second;
         std::string message;
         EXPECT_EQ(status_of([&] { plugin(id).open_write(dir_ / "a.h5", FB_DTYPE_F64, 10, o); }, &message),
                   FB_E_INVALID_OPTION)

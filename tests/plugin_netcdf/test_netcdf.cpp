@@ -209,7 +209,10 @@ TEST(Netcdf, ImpossibleCombinationsAreRefusedBeforeAnyFile) {
         {{{"variable", ""}}, "is not a netCDF variable name"},
         {{{"variable", "a/b"}}, "is not a netCDF variable name"},
     };
-    for (const auto& [o, text] : cases) {
+    for (const auto& c : cases) {
+        // Named, not a structured binding: clang 14 cannot capture one in a lambda.
+        const option_list& o = c.first;
+        const std::string& text = c.second;
         std::string message;
         EXPECT_EQ(status_of([&] { plugin(id).open_write(dir / "a.nc", FB_DTYPE_F64, 10, o); }, &message),
                   FB_E_INVALID_OPTION)
