@@ -2,7 +2,6 @@
 #include "lz4_reader.hpp"
 
 #include "common/file_io.hpp"
-#include "common/shuffle.hpp"
 
 #define LZ4F_STATIC_LINKING_ONLY // LZ4F_getErrorCode
 #include <lz4frame.h>
@@ -87,10 +86,7 @@ void lz4_reader::read_header() {
     size_ -= pos_;
     pos_ = 0;
     input_ = std::move(input);
-    if (settings_.shuffle) {
-        raw_block_ = byte_buffer(block_);
-        plain_block_ = byte_buffer(block_);
-    }
+    if (settings_.shuffle) unshuffled_ = unshuffle_buffer(block_, settings_.element_size);
     if (info.contentSize == 0) return; // absent (LZ4F reads 0 as unknown)
     const std::uint64_t stored = info.contentSize;
     if (stored % settings_.element_size != 0)
@@ -123,34 +119,12 @@ void lz4_reader::read_unguarded(unsigned char* out, std::uint64_t bytes) {
         delivered_ += got;
         if (got < bytes) too_short();
     } else {
-        const std::size_t es = settings_.element_size;
-        while (bytes > 0) {
-            if (plain_pos_ < plain_size_) {
-                std::size_t k = plain_size_ - plain_pos_;
-                if (k > bytes) k = static_cast<std::size_t>(bytes);
-                std::memcpy(out, plain_block_.data() + plain_pos_, k);
-                plain_pos_ += k;
-                out += k;
-                bytes -= k;
-                delivered_ += k;
-                continue;
-            }
-            std::size_t got = decode(raw_block_.data(), block_);
-            if (got == 0) too_short();
-            if (got <= bytes) {
-                // The whole block is wanted: unshuffle into place.
-                unshuffle_block(raw_block_.data(), out, got, es);
-                out += got;
-                bytes -= got;
-                delivered_ += got;
-            } else {
-                unshuffle_block(raw_block_.data(), plain_block_.data(), got, es);
-                plain_size_ = got;
-                plain_pos_ = 0;
-            }
-        }
+        const std::uint64_t got = unshuffled_.read(
+            out, bytes, [&](unsigned char* block, std::size_t max) { return decode(block, max); });
+        delivered_ += got;
+        if (got < bytes) too_short();
     }
-    if (delivered_ == requested_bytes_ && plain_pos_ == plain_size_) verify_end();
+    if (delivered_ == requested_bytes_ && unshuffled_.drained()) verify_end();
 }
 
 void lz4_reader::refill(std::size_t want) {

@@ -20,6 +20,7 @@
 #include "settings.hpp"
 
 #include "common/byte_buffer.hpp"
+#include "common/shuffle_stream.hpp"
 #include "common/sticky_failure.hpp"
 
 #include <formatbench/plugin.hpp>
@@ -81,12 +82,8 @@ private:
     std::uint64_t decoded_ = 0;     // payload bytes the decoder produced
     std::uint64_t delivered_ = 0;   // payload bytes handed to the host
     std::size_t block_ = 0;         // the frame's block size
-    // Shuffle: the current block, decoded and unshuffled.
-    byte_buffer raw_block_;
-    byte_buffer plain_block_;
-    std::size_t plain_size_ = 0;
-    std::size_t plain_pos_ = 0;
-    sticky_failure failure_; // the first failure, repeated by every later call
+    unshuffle_buffer unshuffled_;   // shuffle: blocks decoded and unshuffled
+    sticky_failure failure_;        // the first failure, repeated by every later call
 };
 
 } // namespace formatbench::detail

@@ -3,8 +3,6 @@
 
 #include "wording.hpp"
 
-#include "common/shuffle.hpp"
-
 #include <cstring>
 #include <new>
 
@@ -32,10 +30,7 @@ zlib_reader::zlib_reader(const sdk::open_request& request)
     : settings_(parse_settings(request)), file_(open_input(request.path, zlib_wording)),
       metrics_(request.metrics()), requested_elements_(request.count) {
     input_.resize(input_buffer_bytes);
-    if (settings_.shuffle) {
-        raw_block_.resize(settings_.block_bytes);
-        plain_block_.resize(settings_.block_bytes);
-    }
+    if (settings_.shuffle) unshuffled_ = unshuffle_buffer(settings_.block_bytes, settings_.element_size);
     int rc = inflateInit2(&z_, window_bits(settings_.container));
     if (rc == Z_MEM_ERROR) throw std::bad_alloc();
     if (rc != Z_OK) throw sdk::error(FB_E_INTERNAL, std::string("zlib: inflateInit2 failed: ") + zError(rc));
@@ -104,35 +99,13 @@ void zlib_reader::read_unguarded(unsigned char* out, std::uint64_t bytes) {
             bytes -= got;
         }
     } else {
-        const std::size_t block = settings_.block_bytes;
-        while (bytes > 0) {
-            if (plain_pos_ < plain_size_) {
-                std::size_t k = plain_size_ - plain_pos_;
-                if (k > bytes) k = static_cast<std::size_t>(bytes);
-                std::memcpy(out, plain_block_.data() + plain_pos_, k);
-                plain_pos_ += k;
-                out += k;
-                bytes -= k;
-                delivered_ += k;
-                continue;
-            }
-            std::size_t got = inflate_into(raw_block_.data(), block);
-            if (got == 0) too_short();
-            if (got <= bytes) {
-                // The whole block is wanted: unshuffle into place.
-                unshuffle_block(raw_block_.data(), out, got, settings_.element_size);
-                out += got;
-                bytes -= got;
-                delivered_ += got;
-            } else {
-                unshuffle_block(raw_block_.data(), plain_block_.data(), got, settings_.element_size);
-                plain_size_ = got;
-                plain_pos_ = 0;
-            }
-        }
+        const std::uint64_t got = unshuffled_.read(
+            out, bytes, [&](unsigned char* block, std::size_t max) { return inflate_into(block, max); });
+        delivered_ += got;
+        if (got < bytes) too_short();
     }
     if (want > 0 && requested_elements_ != FB_COUNT_UNKNOWN &&
-        delivered_ == requested_elements_ * settings_.element_size && plain_pos_ == plain_size_)
+        delivered_ == requested_elements_ * settings_.element_size && unshuffled_.drained())
         verify_end();
 }
 

@@ -11,6 +11,7 @@
 #include "settings.hpp"
 
 #include "common/file_io.hpp"
+#include "common/shuffle_stream.hpp"
 #include "common/sticky_failure.hpp"
 #include "common/time_total.hpp"
 
@@ -71,12 +72,8 @@ private:
     // first if the host reads on after all.
     bool has_carry_ = false;
     unsigned char carry_ = 0;
-    // Shuffle: the current block, inflated and unshuffled.
-    std::vector<unsigned char> raw_block_;
-    std::vector<unsigned char> plain_block_;
-    std::size_t plain_size_ = 0;
-    std::size_t plain_pos_ = 0;
-    sticky_failure failure_; // the first failure, repeated by every later call
+    unshuffle_buffer unshuffled_; // shuffle: blocks inflated and unshuffled
+    sticky_failure failure_;      // the first failure, repeated by every later call
 };
 
 } // namespace formatbench::detail

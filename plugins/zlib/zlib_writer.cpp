@@ -23,7 +23,7 @@ zlib_writer::zlib_writer(const sdk::open_request& request)
     blocks_ = settings_.shuffle || settings_.threads > 1;
     // Everything that can fail for reasons other than the file comes first,
     // so that the file is created last and never left behind.
-    if (blocks_) staging_.resize(settings_.block_bytes);
+    if (blocks_) stager_ = shuffle_stager(settings_.block_bytes);
     if (settings_.shuffle && settings_.threads == 1) shuffled_.resize(settings_.block_bytes);
     if (settings_.threads > 1) {
         pool_ = std::make_unique<parallel_deflate>(settings_, file_);
@@ -69,25 +69,7 @@ void zlib_writer::write_unguarded(const unsigned char* p, std::uint64_t bytes) {
         deflate_serial(p, bytes, Z_NO_FLUSH);
         return;
     }
-    const std::size_t block = settings_.block_bytes;
-    while (bytes > 0) {
-        // Whole blocks straight from the caller's buffer, no staging copy.
-        if (pending_ == 0 && bytes >= block) {
-            emit_block(p, block, false);
-            p += block;
-            bytes -= block;
-            continue;
-        }
-        std::size_t k = block - pending_ < bytes ? block - pending_ : static_cast<std::size_t>(bytes);
-        std::memcpy(staging_.data() + pending_, p, k);
-        pending_ += k;
-        p += k;
-        bytes -= k;
-        if (pending_ == block) {
-            emit_block(staging_.data(), block, false);
-            pending_ = 0;
-        }
-    }
+    stager_.feed(p, bytes, [&](const unsigned char* block, std::size_t n) { emit_block(block, n, false); });
 }
 
 void zlib_writer::close() {
@@ -108,8 +90,8 @@ void zlib_writer::close_unguarded() {
     } else {
         // The last block may be empty: it then only carries the final-block
         // bit (and ends the stream).
-        emit_block(staging_.data(), pending_, true);
-        pending_ = 0;
+        emit_block(stager_.staged(), stager_.pending(), true);
+        stager_.clear();
     }
     double codec_s = codec_.seconds();
     if (pool_) {

@@ -12,6 +12,7 @@
 #include "settings.hpp"
 
 #include "common/file_io.hpp"
+#include "common/shuffle_stream.hpp"
 #include "common/sticky_failure.hpp"
 
 #include <formatbench/plugin.hpp>
@@ -56,8 +57,7 @@ private:
     bool z_ready_ = false;
     std::unique_ptr<parallel_deflate> pool_;
     bool blocks_ = false;                 // serial-blocks or parallel path
-    std::vector<unsigned char> staging_;  // a block being assembled from small chunks
-    std::size_t pending_ = 0;             // bytes in staging_
+    shuffle_stager stager_;               // blocks path: the writes cut into blocks
     std::vector<unsigned char> shuffled_; // serial-blocks path: the shuffled block
     sticky_failure failure_;              // the first failure, repeated by every later call
     bool closed_ = false;

@@ -5,7 +5,6 @@
 #include "zstd_memory.hpp"
 
 #include "common/file_io.hpp"
-#include "common/shuffle.hpp"
 
 #define ZSTD_STATIC_LINKING_ONLY // ZSTD_getFrameHeader, ZSTD_d_stableOutBuffer
 #include <zstd.h>
@@ -46,10 +45,8 @@ zstd_reader::zstd_reader(const sdk::open_request& request)
     if (ZSTD_isError(rc)) decoder_error(rc);
     input_ = byte_buffer(input_buffer_bytes);
     in_.src = input_.data();
-    if (settings_.shuffle) {
-        raw_block_ = byte_buffer(settings_.shuffle_block_bytes);
-        plain_block_ = byte_buffer(settings_.shuffle_block_bytes);
-    }
+    if (settings_.shuffle)
+        unshuffled_ = unshuffle_buffer(settings_.shuffle_block_bytes, settings_.element_size);
     check_header();
 }
 
@@ -148,36 +145,15 @@ void zstd_reader::read_unguarded(unsigned char* out, std::uint64_t bytes) {
         if (stable_) stable_out_ = o;
     } else {
         started_ = true;
-        const std::size_t block = settings_.shuffle_block_bytes;
-        const std::size_t es = settings_.element_size;
-        while (bytes > 0) {
-            if (plain_pos_ < plain_size_) {
-                std::size_t k = plain_size_ - plain_pos_;
-                if (k > bytes) k = static_cast<std::size_t>(bytes);
-                std::memcpy(out, plain_block_.data() + plain_pos_, k);
-                plain_pos_ += k;
-                out += k;
-                bytes -= k;
-                delivered_ += k;
-                continue;
-            }
-            ZSTD_outBuffer o{raw_block_.data(), block, 0};
+        const std::uint64_t got = unshuffled_.read(out, bytes, [&](unsigned char* block, std::size_t max) {
+            ZSTD_outBuffer o{block, max, 0};
             decode(o);
-            if (o.pos == 0) too_short();
-            if (o.pos <= bytes) {
-                // The whole block is wanted: unshuffle into place.
-                unshuffle_block(raw_block_.data(), out, o.pos, es);
-                out += o.pos;
-                bytes -= o.pos;
-                delivered_ += o.pos;
-            } else {
-                unshuffle_block(raw_block_.data(), plain_block_.data(), o.pos, es);
-                plain_size_ = o.pos;
-                plain_pos_ = 0;
-            }
-        }
+            return o.pos;
+        });
+        delivered_ += got;
+        if (got < bytes) too_short();
     }
-    if (delivered_ == requested_bytes_ && plain_pos_ == plain_size_) verify_end();
+    if (delivered_ == requested_bytes_ && unshuffled_.drained()) verify_end();
 }
 
 void zstd_reader::refill() {

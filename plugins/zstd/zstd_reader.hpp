@@ -24,6 +24,7 @@
 #include "settings.hpp"
 
 #include "common/byte_buffer.hpp"
+#include "common/shuffle_stream.hpp"
 #include "common/sticky_failure.hpp"
 #include "common/time_total.hpp"
 
@@ -92,12 +93,8 @@ private:
     // checks that a stable output buffer never changes).
     bool stable_ = false;
     ZSTD_outBuffer stable_out_{nullptr, 0, 0};
-    // Shuffle: the current block, decoded and unshuffled.
-    byte_buffer raw_block_;
-    byte_buffer plain_block_;
-    std::size_t plain_size_ = 0;
-    std::size_t plain_pos_ = 0;
-    sticky_failure failure_; // the first failure, repeated by every later call
+    unshuffle_buffer unshuffled_; // shuffle: blocks decoded and unshuffled
+    sticky_failure failure_;      // the first failure, repeated by every later call
 };
 
 } // namespace formatbench::detail

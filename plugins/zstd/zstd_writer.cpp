@@ -54,7 +54,7 @@ zstd_writer::zstd_writer(const sdk::open_request& request)
             check_compress(ZSTD_CCtx_setPledgedSrcSize(c, total_bytes_), "pledging the content size", path);
     }
     if (settings_.shuffle) {
-        staging_ = byte_buffer(settings_.shuffle_block_bytes);
+        stager_ = shuffle_stager(settings_.shuffle_block_bytes);
         shuffled_ = byte_buffer(settings_.shuffle_block_bytes);
     }
     file_.open();
@@ -100,25 +100,8 @@ void zstd_writer::write_unguarded(const unsigned char* p, std::uint64_t bytes) {
         frame_ended_ = last;
         return;
     }
-    const std::size_t block = settings_.shuffle_block_bytes;
-    while (bytes > 0) {
-        // Whole blocks straight from the caller's buffer, no staging copy.
-        if (pending_ == 0 && bytes >= block) {
-            emit_block(p, block, ZSTD_e_continue);
-            p += block;
-            bytes -= block;
-            continue;
-        }
-        std::size_t k = block - pending_ < bytes ? block - pending_ : static_cast<std::size_t>(bytes);
-        std::memcpy(staging_.data() + pending_, p, k);
-        pending_ += k;
-        p += k;
-        bytes -= k;
-        if (pending_ == block) {
-            emit_block(staging_.data(), block, ZSTD_e_continue);
-            pending_ = 0;
-        }
-    }
+    stager_.feed(p, bytes,
+                 [&](const unsigned char* block, std::size_t n) { emit_block(block, n, ZSTD_e_continue); });
 }
 
 void zstd_writer::emit_block(const unsigned char* src, std::size_t n, ZSTD_EndDirective mode) {
@@ -197,8 +180,9 @@ void zstd_writer::close_unguarded() {
                                          std::to_string(total_bytes_ / settings_.element_size) +
                                          " elements announced at open" + count_reason());
     if (frames_) {
-        if (settings_.shuffle && pending_ > 0) emit_block(staging_.data(), pending_, ZSTD_e_end);
-        pending_ = 0;
+        if (settings_.shuffle && stager_.pending() > 0)
+            emit_block(stager_.staged(), stager_.pending(), ZSTD_e_end);
+        stager_.clear();
         flush_batch();
         // An empty array is one empty frame: a zstd file is never empty.
         if (frames_->frames_written() == 0) frames_->compress(nullptr, 0, file_, codec_);
@@ -206,8 +190,8 @@ void zstd_writer::close_unguarded() {
     } else if (!frame_ended_) {
         if (settings_.shuffle) {
             // The last, possibly short, block ends the frame.
-            emit_block(staging_.data(), pending_, ZSTD_e_end);
-            pending_ = 0;
+            emit_block(stager_.staged(), stager_.pending(), ZSTD_e_end);
+            stager_.clear();
         } else {
             compress(nullptr, 0, ZSTD_e_end);
         }

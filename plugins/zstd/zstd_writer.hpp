@@ -23,6 +23,7 @@
 
 #include "common/byte_buffer.hpp"
 #include "common/file_io.hpp"
+#include "common/shuffle_stream.hpp"
 #include "common/sticky_failure.hpp"
 
 #include <formatbench/plugin.hpp>
@@ -80,8 +81,7 @@ private:
     std::uint64_t total_bytes_;           // announced payload, or FB_COUNT_UNKNOWN
     std::uint64_t written_ = 0;           // payload bytes received
     bool frame_ended_ = false;            // ZSTD_e_end has completed
-    byte_buffer staging_;                 // shuffle: a block assembled from small chunks
-    std::size_t pending_ = 0;             // bytes in staging_
+    shuffle_stager stager_;               // shuffle: the writes cut into blocks
     byte_buffer shuffled_;                // shuffle: the shuffled block
     std::unique_ptr<zstd_frames> frames_; // frames: independent
     byte_buffer batch_;                   // frames: independent, bytes waiting for a round of frames
