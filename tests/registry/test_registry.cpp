@@ -81,6 +81,26 @@ TEST_F(registry_test, entry_symbol_is_read_from_the_dynamic_symbol_table) {
         f.put(1);
     }
     EXPECT_EQ(elf_exports(elf32, "fb_plugin_entry"), elf_export::undecided);
+    // Without a section table (as sstrip leaves a library: e_shoff, e_shentsize,
+    // e_shnum and e_shstrndx zeroed) the program headers still load it: left to
+    // dlopen, and the registry loads it.
+    const fs::path no_sections_dir = dir / "no_sections";
+    fs::create_directory(no_sections_dir);
+    const fs::path no_sections = no_sections_dir / "libfb_c_plugin.so";
+    fs::copy_file(c_plugin, no_sections);
+    {
+        std::fstream f(no_sections, std::ios::in | std::ios::out | std::ios::binary);
+        const char zeros[8] = {};
+        f.seekp(0x28); // e_shoff
+        f.write(zeros, 8);
+        f.seekp(0x3a); // e_shentsize, e_shnum, e_shstrndx
+        f.write(zeros, 6);
+    }
+    EXPECT_EQ(elf_exports(no_sections, "fb_plugin_entry"), elf_export::undecided);
+    registry no_sections_only;
+    no_sections_only.load_directories({no_sections_dir});
+    EXPECT_NE(no_sections_only.find("c_plugin"), nullptr);
+    EXPECT_TRUE(no_sections_only.problems().empty());
     // And the registry loads the padded plugin.
     registry padded_only;
     padded_only.load_directories({FB_TEST_PADDED_PLUGIN_DIR});

@@ -53,8 +53,12 @@ elf_export elf_exports(const std::filesystem::path& file, std::string_view symbo
     if (b[EI_CLASS] != ELFCLASS64 || b[EI_DATA] != ELFDATA2LSB) return elf_export::undecided;
     if (!f.read(0, sizeof(Elf64_Ehdr), b)) return elf_export::not_a_library;
     const auto eh = at<Elf64_Ehdr>(b, 0);
+    if (eh.e_type != ET_DYN) return elf_export::not_a_library;
+    // No section table (sstrip removes it; the program headers still load
+    // the library), or more sections than e_shnum holds: dlopen decides.
+    if (eh.e_shnum == 0) return elf_export::undecided;
     std::vector<char> sections;
-    if (eh.e_type != ET_DYN || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+    if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
         !f.read(eh.e_shoff, std::uint64_t{eh.e_shnum} * sizeof(Elf64_Shdr), sections))
         return elf_export::not_a_library;
     for (std::uint64_t i = 0; i < eh.e_shnum; ++i) {
@@ -80,8 +84,8 @@ elf_export elf_exports(const std::filesystem::path& file, std::string_view symbo
         }
         return elf_export::not_exported;
     }
-    // No .dynsym section (or no section table at all, as after sstrip): the
-    // dynamic segment may still list symbols, so dlopen decides.
+    // No .dynsym section: the dynamic segment may still list symbols, so
+    // dlopen decides.
     return elf_export::undecided;
 }
 

@@ -17,7 +17,7 @@ enum class elf_export {
     exported,      // a defined, global or weak, visible dynamic symbol of that name
     not_exported,  // a shared library without it
     not_a_library, // unreadable, not ELF, not a shared object, or damaged
-    undecided,     // 32-bit or big-endian ELF, or no .dynsym section: load and see
+    undecided,     // 32-bit or big-endian ELF, no section table or no .dynsym: load and see
 };
 
 elf_export elf_exports(const std::filesystem::path& file, std::string_view symbol);
