@@ -114,16 +114,13 @@ void lz4_reader::read(void* data, std::uint64_t count) {
 
 void lz4_reader::read_unguarded(unsigned char* out, std::uint64_t bytes) {
     if (bytes == 0) return;
-    if (!settings_.shuffle) {
-        std::size_t got = decode(out, static_cast<std::size_t>(bytes));
-        delivered_ += got;
-        if (got < bytes) too_short();
-    } else {
-        const std::uint64_t got = unshuffled_.read(
-            out, bytes, [&](unsigned char* block, std::size_t max) { return decode(block, max); });
-        delivered_ += got;
-        if (got < bytes) too_short();
-    }
+    const std::uint64_t got =
+        settings_.shuffle
+            ? unshuffled_.read(out, bytes,
+                               [&](unsigned char* block, std::size_t max) { return decode(block, max); })
+            : decode(out, static_cast<std::size_t>(bytes));
+    delivered_ += got;
+    if (got < bytes) too_short();
     if (delivered_ == requested_bytes_ && unshuffled_.drained()) verify_end();
 }
 
