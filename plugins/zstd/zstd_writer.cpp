@@ -55,7 +55,8 @@ zstd_writer::zstd_writer(const sdk::open_request& request)
     }
     if (settings_.shuffle) {
         stager_ = shuffle_stager(settings_.shuffle_block_bytes);
-        shuffled_ = byte_buffer(settings_.shuffle_block_bytes);
+        // Independent frames shuffle straight into the batch (emit_block).
+        if (!frames_) shuffled_ = byte_buffer(settings_.shuffle_block_bytes);
     }
     file_.open();
 }

@@ -82,7 +82,7 @@ private:
     std::uint64_t written_ = 0;           // payload bytes received
     bool frame_ended_ = false;            // ZSTD_e_end has completed
     shuffle_stager stager_;               // shuffle: the writes cut into blocks
-    byte_buffer shuffled_;                // shuffle: the shuffled block
+    byte_buffer shuffled_;                // shuffle, one frame: the shuffled block
     std::unique_ptr<zstd_frames> frames_; // frames: independent
     byte_buffer batch_;                   // frames: independent, bytes waiting for a round of frames
     std::size_t batch_capacity_ = 0;
