@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -617,7 +619,17 @@ TEST(config_stream_io, loads_and_matches_the_reference_experiment) {
     auto s = fb::load_study_file(std::string(FB_CONFIGS_DIR) + "/stream-io.yaml");
     EXPECT_EQ(s.name, "stream-io");
     EXPECT_NE(s.description.find("Fortran"), std::string::npos);
-    EXPECT_EQ(s.baseline, "ascii-fixed16");
+    // The seed's formatted I/O first, formatbench's text when gfortran is absent.
+    EXPECT_EQ(s.baseline, "gfortran (f0.16) / list-directed");
+    EXPECT_EQ(s.baseline_choices,
+              (std::vector<std::string>{"gfortran (f0.16) / list-directed", "ascii-fixed16"}));
+    ASSERT_EQ(s.published.size(), 2u);
+    EXPECT_EQ(s.published[0].format, "gfortran unformatted stream");
+    EXPECT_EQ(s.published[0].against, "gfortran (f0.16) / list-directed");
+    EXPECT_EQ(s.published[0].write, 62.5); // the tip's enhancement table
+    EXPECT_EQ(s.published[0].read, 325);
+    EXPECT_EQ(s.published[1].format, "raw");
+    EXPECT_EQ(s.published[1].against, "ascii-fixed16");
     EXPECT_EQ(labels(s),
               (std::vector<std::string>{"ascii-fixed16", "ascii-shortest", "gfortran (f0.16) / list-directed",
                                         "gfortran unformatted stream", "raw", "mmap", "zlib", "memory"}));
@@ -629,8 +641,9 @@ TEST(config_stream_io, loads_and_matches_the_reference_experiment) {
         EXPECT_EQ(c.dataset.seed, 1u);
         EXPECT_EQ(c.params.chunk_bytes, 0u);
         EXPECT_EQ(c.params.cache, fb::cache_mode::warm);
-        EXPECT_EQ(c.params.repeat, 5u);
+        EXPECT_EQ(c.params.repeat, 11u);
         EXPECT_EQ(c.params.warmup, 1u);
+        EXPECT_EQ(c.params.min_time, 0.25);
     }
     EXPECT_EQ(s.cases[0].format.options,
               (fb::option_list{{"notation", "fixed"}, {"precision", "16"}, {"leading_zero", "false"}}));
@@ -728,3 +741,35 @@ TEST(plan, describe_case_and_table) {
 }
 
 } // namespace
+
+// `baseline:` as a list of preferences and `published:` (docs/config.md).
+TEST(config_published, reads_preferences_and_published_speedups) {
+    auto s = fb::load_study_text("datasets: [{count: 10}]\nformats: [raw, memory]\nbaseline: [memory, raw]\n"
+                                 "published: [{format: memory, against: raw, read: 3.5, source: a paper}]\n",
+                                 "<t>");
+    EXPECT_EQ(s.baseline_choices, (std::vector<std::string>{"memory", "raw"}));
+    EXPECT_EQ(s.baseline, "memory");
+    ASSERT_EQ(s.published.size(), 1u);
+    EXPECT_EQ(s.published[0].read, 3.5);
+    EXPECT_TRUE(std::isnan(s.published[0].write)); // not published
+    EXPECT_EQ(s.published[0].source, "a paper");
+}
+
+TEST(config_published, errors_name_the_key_and_the_labels) {
+    auto load = [](const std::string& tail) {
+        return error_of(
+            [&] { fb::load_study_text("datasets: [{count: 10}]\nformats: [raw, memory]\n" + tail, "<t>"); });
+    };
+    EXPECT_NE(load("baseline: [memory, nope]\n").find("baseline[1]: no format is labelled 'nope'"),
+              std::string::npos);
+    EXPECT_NE(load("published: [{format: memory, against: rw, read: 2}]\n").find("did you mean 'raw'"),
+              std::string::npos);
+    EXPECT_NE(
+        load("published: [{format: memory, against: raw}]\n").find("give the published speed-up of 'write'"),
+        std::string::npos);
+    EXPECT_NE(
+        load("published: [{format: memory, against: raw, read: -1}]\n").find("a speed-up factor more than 0"),
+        std::string::npos);
+    EXPECT_NE(load("published: [{format: memory, against: raw, read: 2, by: x}]\n").find("unknown key 'by'"),
+              std::string::npos);
+}

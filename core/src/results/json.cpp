@@ -116,6 +116,18 @@ json study_to_json(const study& s) {
         j[f.json_name] = f.to_json(s);
     j["outputs"] = outputs;
     j["plugin_path"] = s.plugin_path;
+    // Optional (older records lack it): speed-ups measured elsewhere; a factor not
+    // published is absent.
+    if (!s.published.empty()) {
+        json published = json::array();
+        for (const published_speedup& p : s.published) {
+            json e{{"format", p.format}, {"against", p.against}, {"source", p.source}};
+            if (std::isfinite(p.write)) e["write"] = p.write;
+            if (std::isfinite(p.read)) e["read"] = p.read;
+            published.push_back(std::move(e));
+        }
+        j["published"] = std::move(published);
+    }
     j["cases"] = cases;
     return j;
 }
@@ -384,6 +396,19 @@ study study_from(const reader& r) {
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         const reader o(outputs[i], fmt::format("{}[{}]", r.sub("outputs"), i));
         s.outputs.push_back({o.string("format"), o.string("path"), ""});
+    }
+    if (r.has("published")) {
+        const json& published = r.array("published");
+        for (std::size_t i = 0; i < published.size(); ++i) {
+            const reader p(published[i], fmt::format("{}[{}]", r.sub("published"), i));
+            published_speedup e;
+            e.format = p.string("format");
+            e.against = p.string("against");
+            e.source = p.string("source");
+            if (p.has("write")) e.write = p.real("write");
+            if (p.has("read")) e.read = p.real("read");
+            s.published.push_back(std::move(e));
+        }
     }
     const json& paths = r.array("plugin_path");
     for (std::size_t i = 0; i < paths.size(); ++i) {

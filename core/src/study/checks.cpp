@@ -109,6 +109,28 @@ std::vector<std::string> drop_missing_optional_formats(study& s, const registry&
     for (std::size_t i = 0; i < kept.size(); ++i)
         kept[i].index = i;
     s.cases = std::move(kept);
+    // The baseline and the published speed-ups follow their formats: the
+    // baseline is the first choice that still has a case, a published
+    // speed-up whose format or reference was dropped goes with it.
+    auto runs = [&](const std::string& label) {
+        for (const case_spec& c : s.cases)
+            if (c.format.label == label || c.format.base_label == label) return true;
+        return false;
+    };
+    if (!s.baseline_choices.empty()) {
+        const std::string before = s.baseline;
+        s.baseline = s.baseline_choices.back();
+        for (const std::string& label : s.baseline_choices)
+            if (runs(label)) {
+                s.baseline = label;
+                break;
+            }
+        if (s.baseline != before)
+            notes.push_back(
+                fmt::format("baseline: '{}' does not run here; the baseline is '{}'", before, s.baseline));
+    }
+    std::erase_if(s.published,
+                  [&](const published_speedup& p) { return !runs(p.format) || !runs(p.against); });
     return notes;
 }
 

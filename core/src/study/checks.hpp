@@ -17,7 +17,10 @@ void check_study_plugins(const study& s, const registry& reg);
 
 // Removes the cases of formats marked `optional: true` whose plugin is not
 // installed, renumbering the rest, and returns one note per removed format
-// for the user. A plugin that is there but broken is not "missing": that
+// for the user; the baseline becomes the first of the study's choices that
+// still runs (with a note when that is not the first), and published
+// speed-ups of dropped formats are dropped. A plugin that is there but
+// broken is not "missing": that
 // stays an error of check_study_plugins. Throws usage_error when nothing is
 // left to run.
 std::vector<std::string> drop_missing_optional_formats(study& s, const registry& reg);

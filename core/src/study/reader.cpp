@@ -654,15 +654,66 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
         }
     }
 
+    // A label of a format (before or after expansion), or an error listing them.
+    auto check_label = [&](const YAML::Node& n, const std::string& path, const std::string& label) {
+        if (label_at.count(label) || base_labels.count(label)) return;
+        std::vector<std::string> labels;
+        for (const auto& f : all_formats)
+            labels.push_back(f.spec.label);
+        r.fail(n, path,
+               fmt::format("no format is labelled '{}'{}; the labels are: {}", label,
+                           did_you_mean(label, labels), join(labels)));
+    };
     if (const YAML::Node n = study_root["baseline"]; n.IsDefined()) {
-        s.baseline = r.single_string(n, "baseline", "a format label");
-        if (!label_at.count(s.baseline) && !base_labels.count(s.baseline)) {
-            std::vector<std::string> labels;
-            for (const auto& f : all_formats)
-                labels.push_back(f.spec.label);
-            r.fail(n, "baseline",
-                   fmt::format("no format is labelled '{}'{}; the labels are: {}", s.baseline,
-                               did_you_mean(s.baseline, labels), join(labels)));
+        // One label, or a list: the first whose format runs (optional formats).
+        if (n.IsSequence()) {
+            if (n.size() == 0) r.fail(n, "baseline", "an empty list names no baseline; give a format label");
+            for (std::size_t i = 0; i < n.size(); ++i)
+                s.baseline_choices.push_back(
+                    r.single_string(n[i], fmt::format("baseline[{}]", i), "a format label"));
+        } else {
+            s.baseline_choices.push_back(
+                r.single_string(n, "baseline", "a format label, or a list of them in order of preference"));
+        }
+        for (std::size_t i = 0; i < s.baseline_choices.size(); ++i)
+            check_label(n.IsSequence() ? n[i] : n,
+                        n.IsSequence() ? fmt::format("baseline[{}]", i) : "baseline", s.baseline_choices[i]);
+        s.baseline = s.baseline_choices.front();
+    }
+    if (const YAML::Node n = study_root["published"]; n.IsDefined()) {
+        if (!n.IsSequence())
+            r.fail(n, "published",
+                   "expected a list of published speed-ups, like [{format: raw, against: ascii, write: 62.5, "
+                   "read: 325, source: the tip}], got " +
+                       describe(n));
+        static const syntax<double> factor{[](const std::string& t) -> std::optional<double> {
+                                               auto v = detail::parse_real(t);
+                                               if (!v || !(*v > 0) || !std::isfinite(*v)) return std::nullopt;
+                                               return v;
+                                           },
+                                           "a speed-up factor more than 0, like 62.5"};
+        for (std::size_t i = 0; i < n.size(); ++i) {
+            const std::string p = fmt::format("published[{}]", i);
+            const YAML::Node item = n[i];
+            r.require_map(item, p, "a map with format, against, write and/or read, source");
+            r.check_keys(item, p, &detail::published_keys);
+            published_speedup e;
+            for (const char* key : {"format", "against"}) {
+                const YAML::Node v = item[key];
+                if (!v.IsDefined())
+                    r.fail(item, p, fmt::format("missing required key '{}' (a format label)", key));
+                std::string& label = std::string(key) == "format" ? e.format : e.against;
+                label = r.single_string(v, p + "." + key, "a format label");
+                check_label(v, p + "." + key, label);
+            }
+            if (const YAML::Node v = item["write"]; v.IsDefined())
+                e.write = r.single(v, p + ".write", factor);
+            if (const YAML::Node v = item["read"]; v.IsDefined()) e.read = r.single(v, p + ".read", factor);
+            if (!std::isfinite(e.write) && !std::isfinite(e.read))
+                r.fail(item, p, "give the published speed-up of 'write', 'read' or both");
+            if (const YAML::Node v = item["source"]; v.IsDefined())
+                e.source = r.single_string(v, p + ".source", "a text saying who measured it");
+            s.published.push_back(std::move(e));
         }
     }
 

@@ -13,8 +13,8 @@ namespace formatbench::detail {
 
 // `interleave: true` is the older spelling of `schedule: interleave`.
 inline std::vector<std::string> top_keys() {
-    std::vector<std::string> keys = {"name",     "description", "defaults",    "datasets",  "formats",
-                                     "baseline", "outputs",     "plugin_path", "interleave"};
+    std::vector<std::string> keys = {"name",     "description", "defaults", "datasets",    "formats",
+                                     "baseline", "published",   "outputs",  "plugin_path", "interleave"};
     for (const auto& k : field_keys(study_fields()))
         keys.push_back(k);
     return keys;
@@ -39,6 +39,8 @@ inline const std::vector<std::string> from_file_keys = {"path", "plugin", "optio
 inline const std::vector<std::string> format_own_keys = {"plugin", "label", "options", "optional"};
 
 inline const std::vector<std::string> output_keys = {"format", "path"};
+
+inline const std::vector<std::string> published_keys = {"format", "against", "write", "read", "source"};
 
 inline std::vector<std::string> format_keys() {
     std::vector<std::string> keys = format_own_keys;

@@ -7,6 +7,7 @@
 #include "host/plugin_handle.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -118,6 +119,16 @@ struct output_spec {
     std::string origin; // "FILE:LINE:COLUMN" in the study, for messages ("" if none)
 };
 
+// `published:` a speed-up measured elsewhere (a paper, the tip the study
+// reproduces), printed beside this run's in the verdict
+// (report/verdict.hpp): `format` against `against`, both format labels.
+struct published_speedup {
+    std::string format, against;
+    double write = std::numeric_limits<double>::quiet_NaN(); // NaN: not published
+    double read = std::numeric_limits<double>::quiet_NaN();
+    std::string source; // who measured it, e.g. "the Fortran tip (gfortran, 10^6 values)"
+};
+
 struct study {
     std::string name;
     std::string description;
@@ -127,6 +138,11 @@ struct study {
     std::string directory;        // where data files go; "" = fresh folder under $TMPDIR
     bool keep_files = false;
     std::string baseline; // a format label (pre- or post-expansion) or ""
+    // `baseline:` as written: one label, or labels in order of preference;
+    // drop_missing_optional_formats (checks.hpp) makes `baseline` the first
+    // whose format runs.
+    std::vector<std::string> baseline_choices;
+    std::vector<published_speedup> published;
     schedule_mode schedule = schedule_mode::sequential;
     std::uint64_t shuffle_seed = 1; // schedule: shuffle
     isolation_mode isolation = isolation_mode::process;
