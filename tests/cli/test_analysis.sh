@@ -131,7 +131,14 @@ formats:
   - {label: bumpy, plugin: misbehave, options: {slow_opens: 1, slow_ms: 300}}
 baseline: raw
 YAML
-expect_status 0 "$FB" --plugin-path "$FB_TEST_PLUGINS" run noisy.yaml --json noisy.json
+# One summary of the noise after the table; each noisy phase with --verbose.
+expect_status 0 "$FB" --plugin-path "$FB_TEST_PLUGINS" run noisy.yaml --progress none
+tr '\n' ' ' < "$work/err" | sed 's/   */ /g' > summary.txt
+expect_in summary.txt " of 4 phases are noisy (~ in the table): "
+expect_in summary.txt "The worst: 'bumpy' write, CV "
+expect_in summary.txt "Each noisy phase: --verbose, or \"noise\" in the JSON record."
+if grep -q "warning: case 1" "$work/err"; then cat "$work/err"; fail "per-case noise lines without --verbose"; fi
+expect_status 0 "$FB" --plugin-path "$FB_TEST_PLUGINS" run noisy.yaml --json noisy.json --verbose
 expect_in "$work/err" "formatbench: warning: case 1 (f64-uniform-1e3 | bumpy | chunk whole | warm | sync none): write: CV"
 expect_in "$work/err" "is above 10%; 1 of 6 samples is an outlier (beyond 1.5 IQR)"
 expect_in "$work/out" "~: noisy timing: CV above 10%, fewer than 5 samples, or outliers beyond 1.5 IQR"
@@ -157,8 +164,10 @@ assert d["study"]["noise_cv"] == 0.1 and d["study"]["noise_min_samples"] == 5
 PY
 # Too few samples, and a looser CV threshold from the study key
 expect_status 0 "$FB" --plugin-path "$FB_TEST_PLUGINS" run noisy.yaml --set repeat=2 --set noise_cv=1000% \
-  --filter bumpy --no-console
+  --filter bumpy --no-console --verbose
 expect_in "$work/err" "write: only 2 samples (fewer than 5)"
+tr '\n' ' ' < "$work/err" | sed 's/   */ /g' > summary.txt
+expect_in summary.txt "4 of 4 phases are noisy (~ in the table): 4 with fewer than 5 samples."  # bumpy and its baseline
 if grep -q "is above" "$work/err"; then cat "$work/err"; fail "noise_cv=1000% still warns of the CV"; fi
 
 # ---- cost model of a count sweep

@@ -17,10 +17,26 @@ if ! "$FB" describe fortran >/dev/null 2>&1; then
   expect_in "$work/err" "fortran"
   fail "this build has no fortran plugin (no gfortran), and the default study names it: install gfortran"
 fi
-expect_status 0 "$FB" run --set repeat=2 --set warmup=0 --json default.json --csv default.csv --markdown default.md
-for label in "${labels[@]}"; do expect_in "$work/out" " $label "; done
+expect_status 0 "$FB" run --set repeat=2 --set warmup=0 --set min_time=0 --width 100 --progress none --json default.json \
+  --csv default.csv --markdown default.md
+# The table at 100 columns: no line of stdout or stderr wider (code points,
+# not bytes: ± and … are one column), long labels shortened in the middle,
+# the full labels in the Markdown table.
+$PY - "$work/out" "$work/err" <<'PY' || fail "a line of the default study's output is wider than 100 columns"
+import sys
+for name in sys.argv[1:]:
+    for line in open(name, encoding="utf-8"):
+        line = line.rstrip("\n")
+        assert len(line) <= 100, (name, len(line), line)
+PY
+for label in "${labels[@]}"; do expect_in default.md "| $label "; done
+expect_in "$work/out" " gfortran (f0…st-directed "
 expect_in "$work/out" "MB/s: 10^6 bytes of payload"
 expect_in "$work/out" "speed-up"
+# The verdict: the fastest of each phase, the seed's comparison beside the tip's figures.
+expect_in "$work/out" "write: "
+expect_in "$work/out" " is fastest, "
+expect_in "$work/out" "the Fortran tip (gfortran, 10^6 values) measured 62.5x to write and 325x"
 $PY - default.json default.csv "${labels[@]}" <<'PY' || fail "default study record"
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
@@ -42,6 +58,9 @@ assert cases["raw"]["file_bytes"] == 8_000_000 and cases["memory"]["file_bytes"]
 # the (f0.16) file the ascii plugin writes, byte for byte in size here.
 assert cases["gfortran (f0.16) / list-directed"]["file_bytes"] == cases["ascii-fixed16"]["file_bytes"]
 assert cases["gfortran unformatted stream"]["file_bytes"] == 8_000_000
+# The seed's formatted I/O is the baseline when gfortran is built (this test needs it).
+assert d["study"]["baseline"] == "gfortran (f0.16) / list-directed", d["study"]["baseline"]
+assert [p["format"] for p in d["study"]["published"]] == ["gfortran unformatted stream", "raw"]
 assert d["context"]["cores"] >= 1 and d["context"]["filesystem"]
 # The CSV holds the same numbers as the JSON.
 rows = {r["format"]: r for r in csv.DictReader(open(sys.argv[2], newline=""))}

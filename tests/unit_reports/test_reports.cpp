@@ -136,10 +136,10 @@ study_result make_result() {
 
 // What an output of the output table writes for this record (through its
 // observer, into a file).
-std::string render(const study_result& r, const char* format) {
+std::string render(const study_result& r, const char* format, const render_options& style = {}) {
     const auto path = std::filesystem::temp_directory_path() /
                       ("fb-test-render-" + std::to_string(::getpid()) + "-" + format);
-    auto o = output_kind_named(format, "").make(path.string(), {}, {});
+    auto o = output_kind_named(format, "").make(path.string(), {}, style);
     run_outcome outcome;
     outcome.result = r;
     o->end(outcome);
@@ -446,8 +446,11 @@ TEST(Reporters, CsvParsesBackToTheSameNumbers) {
     EXPECT_EQ(rows[3][col("options")], "strategy=default;level=1");
 }
 
+// The wide table (--columns all): each row holds all of its figures.
 TEST(Reporters, ConsoleTable) {
-    const std::string text = render(make_result(), "console");
+    render_options all;
+    all.columns = {"all"};
+    const std::string text = render(make_result(), "console", all);
     SCOPED_TRACE(text);
     EXPECT_NE(text.find("study 'stream-io'"), std::string::npos);
     EXPECT_NE(text.find("host testhost"), std::string::npos);

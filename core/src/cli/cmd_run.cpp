@@ -12,6 +12,8 @@
 #include "report/output_file.hpp"
 #include "report/outputs.hpp"
 #include "report/progress.hpp"
+#include "report/table_layout.hpp"
+#include "report/terminal_text.hpp"
 #include "results/load.hpp"
 #include "results/noise.hpp"
 #include "run/mpi_world.hpp"
@@ -26,7 +28,9 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <map>
@@ -49,11 +53,39 @@ struct run_arguments {
     bool reuse_matching = false;
     std::string directory;
     std::string memory_limit;
-    std::string progress = "auto"; // --progress auto|bar|lines|none
-    bool quiet = false;            // errors only on stderr (global -q too)
-    bool verbose = false;          // a line per repetition
-    std::string units = "si";      // --units si|iec
+    std::string progress = "auto";    // --progress auto|bar|lines|none
+    bool quiet = false;               // errors only on stderr (global -q too)
+    bool verbose = false;             // a line per repetition
+    std::string units = "si";         // --units si|iec
+    std::string width;                // --width N|unlimited ("" : COLUMNS, the terminal, or 100)
+    std::vector<std::string> columns; // --columns
 };
+
+// The console's width (docs/cli.md, "The table"): --width, else COLUMNS,
+// else the terminal's on standard output, else 100; 0 is unlimited.
+std::size_t table_width(const std::string& flag) {
+    auto parse = [](const std::string& text) -> std::optional<std::size_t> {
+        if (text == "unlimited") return 0;
+        std::size_t n = 0;
+        for (char c : text) {
+            if (c < '0' || c > '9' || n > 100000) return std::nullopt;
+            n = n * 10 + static_cast<std::size_t>(c - '0');
+        }
+        if (text.empty() || n < 40) return std::nullopt;
+        return n;
+    };
+    if (!flag.empty()) {
+        if (auto w = parse(flag)) return *w;
+        throw usage_error(
+            fmt::format("--width: expected a number of columns, 40 or more, or 'unlimited', got '{}'", flag));
+    }
+    if (const char* env = std::getenv("COLUMNS"); env && *env)
+        if (auto w = parse(env); w && *w > 0) return *w;
+    struct winsize ws {};
+    if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+        return ws.ws_col;
+    return 100;
+}
 
 // What a run needs, checked before the first case.
 struct prepared_run {
@@ -135,6 +167,9 @@ prepared_run prepare(const global_options& global, const run_arguments& a, bool 
 }
 
 int run_command(const global_options& global, const run_arguments& a) {
+    // The layout flags are checked before anything runs.
+    if (!a.columns.empty()) detail::check_column_ids(a.columns, "--columns");
+    const std::size_t width = table_width(a.width);
     // Under an MPI launcher every rank runs this; without one, no MPI at all.
     std::unique_ptr<communicator> world = join_mpi_world();
     const bool leader = !world || world->rank() == 0;
@@ -187,33 +222,29 @@ int run_command(const global_options& global, const run_arguments& a) {
         render_options style;
         style.colour = colour_for(global, STDOUT_FILENO);
         style.units = a.units == "iec" ? rate_unit::iec : rate_unit::si;
+        style.width = width;
+        style.columns = a.columns;
         add_output_observers(p->outputs, p->log, style, observers);
     }
     run_outcome outcome = run_study(p->s, *p->reg, observers, p->options);
 
-    // Noise shown, not hidden (results/noise.hpp), like hyperfine's warnings:
-    // one line per noisy phase; when more than a few cases have too few
-    // samples (a study with repeat: 3), that is said once for all of them.
+    // Noise shown, not hidden (results/noise.hpp), like hyperfine's
+    // warnings: one summary after the table, each noisy phase with
+    // --verbose (and in the JSON record).
     if (leader && !quiet) {
         const auto& cases = outcome.result.cases;
-        std::size_t few = 0;
-        for (const case_result& c : cases)
-            if (c.status == case_status::ok &&
-                (assess_phase(write_times(c), p->s.noise_cv, p->s.noise_min_samples).few_samples ||
-                 assess_phase(read_times(c), p->s.noise_cv, p->s.noise_min_samples).few_samples))
-                ++few;
-        const unsigned min_samples = few > 3 ? 0 : p->s.noise_min_samples;
-        for (const case_result& c : cases)
-            for (const auto& finding : noise_findings(c, p->s.noise_cv, min_samples))
-                fmt::print(stderr, "formatbench: warning: case {} ({}): {}\n", c.spec.index,
-                           describe_case(c.spec), finding);
-        if (few > 3)
-            fmt::print(stderr,
-                       "formatbench: warning: {} of {} cases have a phase with fewer than {} samples: their "
-                       "spread, outliers and intervals are rough (raise repeat or min_time)\n",
-                       few, cases.size(), p->s.noise_min_samples);
+        if (a.verbose)
+            for (const case_result& c : cases)
+                for (const auto& finding : noise_findings(c, p->s.noise_cv, p->s.noise_min_samples))
+                    fmt::print(stderr, "formatbench: warning: case {} ({}): {}\n", c.spec.index,
+                               describe_case(c.spec), finding);
+        if (auto text = noise_summary_text(summarize_noise(cases, p->s.noise_cv, p->s.noise_min_samples),
+                                           p->s.noise_cv, p->s.noise_min_samples, a.verbose))
+            for (const std::string& l : detail::wrap_words("formatbench: warning: " + *text, width, "  "))
+                fmt::print(stderr, "{}\n", l);
         if (auto finding = short_rewarm_finding(outcome.result))
-            fmt::print(stderr, "formatbench: warning: {}\n", *finding);
+            for (const std::string& l : detail::wrap_words("formatbench: warning: " + *finding, width, "  "))
+                fmt::print(stderr, "{}\n", l);
     }
     const std::string error_word = paint(tone::bad, "error:", colour_for(global, STDERR_FILENO));
     // Quiet: the errors of the cases that failed are all there is to read.
@@ -293,6 +324,17 @@ void add_run_command(CLI::App& app, const global_options& global, command_action
                   "given still written)");
     run->add_flag("--verbose", a->verbose, "print each repetition's write and read time as it ends");
     add_units_option(*run, a->units, "of the table, CSV and Markdown (JSON stays MB/s)");
+    run->add_option(
+           "--width", a->width,
+           "lay the table out for N columns, or 'unlimited' (default: COLUMNS, the terminal's width, "
+           "or 100 when standard output is not a terminal)")
+        ->type_name("N|unlimited");
+    run->add_option("--columns", a->columns,
+                    "the table's columns, in this order (comma-separated ids: format, write, read, write-cv, "
+                    "read-cv, write-rate, read-rate, file, ratio, resident, check, write-speedup, "
+                    "read-speedup, write-ci, read-ci, status), or 'all' for the one wide table")
+        ->delimiter(',')
+        ->type_name("LIST");
     run->callback([&global, &action, a] { action = [&global, a] { return run_command(global, *a); }; });
 }
 

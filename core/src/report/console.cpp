@@ -1,14 +1,20 @@
-// Console reporter: per dataset an aligned table in the spirit of the
-// reference Fortran program's output (times, then "enhancement" factors
-// against the baseline), with a header naming the study and the machine.
+// Console reporter: per dataset the tables laid out for the terminal's width
+// (table_layout.hpp), in the spirit of the reference Fortran program's
+// output (times, then "enhancement" factors against the baseline), then the
+// verdict (verdict.hpp); a header naming the study and the machine first,
+// the legend of the columns shown last.
 #include "base/colour.hpp"
 #include "base/text.hpp"
 #include "report/reporters.hpp"
 #include "report/table.hpp"
+#include "report/table_layout.hpp"
+#include "report/terminal_text.hpp"
+#include "report/verdict.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,66 +22,12 @@
 namespace formatbench::detail {
 namespace {
 
-// Columns on a terminal: UTF-8 code points (µ and ± are one column each).
-std::size_t display_width(const std::string& s) {
-    std::size_t n = 0;
-    for (unsigned char ch : s)
-        n += (ch & 0xC0) != 0x80;
-    return n;
-}
-
-std::string pad(const std::string& s, std::size_t width, bool right) {
-    const std::string fill(width - std::min(width, display_width(s)), ' ');
-    return right ? fill + s : s + fill;
-}
-
-// Cells are escaped here (labels and messages come from studies and
-// plugins); with `colour`, the status column's cells are painted after
-// padding, so the escapes never count as width.
-void print_table(results_table t, std::ostream& out, bool colour = false) {
-    for (std::string& h : t.header)
-        h = escape_text(h);
-    for (auto& row : t.rows)
-        for (std::string& c : row)
-            c = escape_text(c);
-    const auto status_column = std::find(t.header.begin(), t.header.end(), "status") - t.header.begin();
-    std::vector<std::size_t> width(t.header.size());
-    for (std::size_t i = 0; i < t.header.size(); ++i)
-        width[i] = display_width(t.header[i]);
-    for (const auto& row : t.rows)
-        for (std::size_t i = 0; i < row.size(); ++i)
-            width[i] = std::max(width[i], display_width(row[i]));
-    auto line = [&](const std::vector<std::string>& cells, bool body) {
-        std::string text = " ";
-        for (std::size_t i = 0; i < cells.size(); ++i) {
-            if (i) text += "  ";
-            std::string cell = pad(cells[i], width[i], t.numeric[i]);
-            if (body && colour && static_cast<std::ptrdiff_t>(i) == status_column) {
-                const std::string fill(cell.size() - cells[i].size(), ' ');
-                const std::string painted = paint(cells[i] == "ok" ? tone::good : tone::bad, cells[i], true);
-                cell = t.numeric[i] ? fill + painted : painted + fill;
-            }
-            text += cell;
-        }
-        while (!text.empty() && text.back() == ' ')
-            text.pop_back();
-        out << text << '\n';
-    };
-    line(t.header, false);
-    std::vector<std::string> rule;
-    for (std::size_t w : width)
-        rule.emplace_back(w, '-');
-    line(rule, false);
-    for (const auto& row : t.rows)
-        line(row, true);
-}
-
-// A multi-line error message stays under its marker.
-std::string indent_continuation(const std::string& text) {
-    std::string out;
-    for (char c : text)
-        out += c == '\n' ? std::string("\n   ") : std::string(1, c);
-    return out;
+// Every prose line (titles, notes, the verdict, the legend) is wrapped at
+// the table's width, continuation lines indented under their first word.
+void print_prose(std::ostream& out, const std::string& text, std::size_t width, const std::string& lead = "",
+                 const std::string& indent = "   ") {
+    for (const std::string& l : wrap_words(lead + text, width, indent))
+        out << l << '\n';
 }
 
 class console_reporter final : public reporter {
@@ -93,45 +45,90 @@ public:
     }
 
 private:
+    void print(const laid_out_table& t, std::ostream& out) const {
+        auto paint_status = [&](const std::string& id, const std::string& cell, const std::string& padded) {
+            if (id != "status" || !style_.colour) return padded;
+            const std::size_t at = padded.find(cell);
+            return padded.substr(0, at) + paint(cell == "ok" ? tone::good : tone::bad, cell, true) +
+                   padded.substr(at + cell.size());
+        };
+        for (const std::string& l : table_lines(t, paint_status))
+            out << l << '\n';
+    }
+
+    void print_plain(const results_table& t, std::ostream& out) const {
+        const auto tables = lay_out_plain(t, style_.width);
+        for (std::size_t i = 0; i < tables.size(); ++i) {
+            if (i) out << '\n';
+            print(tables[i], out);
+        }
+    }
+
     void render(const study_result& r, std::ostream& out) const {
-        out << escape_text(fmt::format("study '{}'", r.spec.name));
-        if (!r.spec.description.empty()) out << " - " << escape_text(r.spec.description);
-        out << '\n';
+        const std::size_t width = style_.width;
+        std::string title = escape_text(fmt::format("study '{}'", r.spec.name));
+        if (!r.spec.description.empty()) title += " - " + escape_text(r.spec.description);
+        print_prose(out, title, width);
         const std::string context = escape_text(context_line(r.context));
-        if (!context.empty()) out << context << '\n';
+        if (!context.empty())
+            for (const std::string& l : wrap_at(context, " | ", width, "  "))
+                out << l << '\n';
         if (r.cases.empty()) {
             out << "\nno case ran\n";
             return;
         }
+        std::set<std::string> shown; // the columns printed, for the legend
         for (const dataset_group& g : group_by_dataset(r.cases)) {
-            out << escape_text(fmt::format("\ndataset '{}': {}\n\n", g.dataset->name,
-                                           describe_dataset(*g.dataset, g.cases.front()->payload_bytes)));
-            const results_table t = dataset_table(r, g, style_.units);
-            print_table(t, out, style_.colour);
+            out << '\n';
+            print_prose(
+                out,
+                escape_text(fmt::format("dataset '{}': {}", g.dataset->name,
+                                        describe_dataset(*g.dataset, g.cases.front()->payload_bytes))),
+                width);
+            out << '\n';
+            const results_table t = dataset_columns(r, g, style_.units);
+            const auto tables = lay_out_dataset(t, {width, style_.columns});
+            for (std::size_t i = 0; i < tables.size(); ++i) {
+                if (i) out << '\n';
+                print(tables[i], out);
+                shown.insert(tables[i].ids.begin(), tables[i].ids.end());
+            }
             if (const results_table m = metrics_table(g); !m.rows.empty()) {
                 out << "\n plugin metrics (median per repetition):\n";
-                print_table(m, out);
+                print_plain(m, out);
             }
             if (const results_table m = rank_table(g); !m.rows.empty()) {
                 out << "\n rank times (each rank's own, median per repetition):\n";
-                print_table(m, out);
+                print_plain(m, out);
             }
             if (t.baseline_missing)
-                out << escape_text(fmt::format(" (baseline '{}' has no case for this dataset: no speed-up)\n",
-                                               r.spec.baseline));
-            for (const std::string& f : t.failures)
-                out << paint(tone::bad, " !", style_.colour) << ' ' << escape_text(indent_continuation(f))
-                    << '\n';
+                print_prose(
+                    out,
+                    escape_text(fmt::format("(baseline '{}' has no case for this dataset: no speed-up)",
+                                            r.spec.baseline)),
+                    width, " ");
+            for (const std::string& f : t.failures) {
+                const auto lines = wrap_words(escape_text(f), width > 3 ? width - 3 : 0, "");
+                for (std::size_t i = 0; i < lines.size(); ++i)
+                    out << (i ? "   " : paint(tone::bad, " !", style_.colour) + " ") << lines[i] << '\n';
+            }
+            if (const auto verdict = verdict_lines(r, g); !verdict.empty()) {
+                out << '\n';
+                for (const std::string& l : verdict)
+                    print_prose(out, escape_text(l), width, " ", "   ");
+            }
         }
         if (const auto fits = fit_cost_models(r.cases); !fits.empty()) {
-            out << '\n' << cost_model_title << ":\n\n";
-            print_table(cost_model_table(fits), out);
+            out << '\n';
+            print_prose(out, std::string(cost_model_title) + ":", width);
+            out << '\n';
+            print_plain(cost_model_table(fits), out);
             for (const std::string& l : crossover_lines(find_crossovers(fits)))
-                out << " " << l << '\n';
+                print_prose(out, l, width, " ");
         }
         out << '\n';
-        for (const std::string& l : legend(r, style_.units))
-            out << escape_text(l) << '\n';
+        for (const std::string& l : legend(r, style_.units, &shown))
+            print_prose(out, escape_text(l), width, "", "  ");
     }
 
     render_options style_;

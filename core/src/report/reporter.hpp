@@ -8,14 +8,20 @@
 
 #include <memory>
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace formatbench {
 
 // How the human-readable outputs print: colour (console only; the caller
 // decides, base/colour.hpp) and the throughput unit (console, CSV, Markdown).
+// The console's layout (report/table_layout.hpp): `width` columns (0:
+// unlimited) and the columns chosen (empty: the default view).
 struct render_options {
     bool colour = false;
     rate_unit units = rate_unit::si;
+    std::size_t width = 0;
+    std::vector<std::string> columns;
 };
 
 class reporter {

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,7 @@ inline std::string format_speedup(const speedup_estimate& e) {
 }
 
 struct results_table {
+    std::vector<std::string> ids; // column ids (--columns); empty where a table has none
     std::vector<std::string> header;
     std::vector<bool> numeric; // right-aligned column
     std::vector<std::vector<std::string>> rows;
@@ -89,13 +91,16 @@ struct results_table {
     bool baseline_missing = false;     // the study names a baseline this dataset lacks
 };
 
-// Columns: format | write | read | write MB/s | read MB/s | file | ratio |
-// (MiB/s with `units` iec)
-// [resident] | check | [write speed-up | read speed-up] | status.
-// "resident" appears when a case of the dataset measured it;
-// the speed-ups when the study has a baseline.
-inline results_table dataset_table(const study_result& r, const dataset_group& g,
-                                   rate_unit units = rate_unit::si) {
+// One data set's figures, one column each (the ids --columns takes):
+// format | write | read | write-cv | read-cv | write-rate | read-rate | file
+// | ratio | [resident] | check | [write-speedup | read-speedup | write-ci |
+// read-ci] | status. write and read are the median time with " ~" when the
+// phase is noisy (noise.hpp); write-cv is its spread ("±1.2%"); the rates
+// are MB/s (MiB/s with `units` iec); "resident" appears when a case of the
+// data set measured it, the speed-ups and their intervals when the study
+// has a baseline.
+inline results_table dataset_columns(const study_result& r, const dataset_group& g,
+                                     rate_unit units = rate_unit::si) {
     results_table t;
     const bool with_speedup = !r.spec.baseline.empty();
     bool with_resident = false;
@@ -104,27 +109,49 @@ inline results_table dataset_table(const study_result& r, const dataset_group& g
             with_resident |= rep.resident_fraction >= 0;
 
     const std::string rate = rate_unit_name(units);
-    t.header = {"format", "write", "read", "write " + rate, "read " + rate, "file", "ratio"};
-    if (with_resident) t.header.emplace_back("resident");
-    t.header.emplace_back("check");
-    if (with_speedup) t.header.insert(t.header.end(), {"write speed-up", "read speed-up"});
-    t.header.emplace_back("status");
-    for (const std::string& h : t.header)
-        t.numeric.push_back(h != "format" && h != "check" && h != "status");
+    auto column = [&](const char* id, std::string header) {
+        t.ids.emplace_back(id);
+        t.header.push_back(std::move(header));
+        t.numeric.push_back(t.ids.back() != "format" && t.ids.back() != "check" && t.ids.back() != "status");
+    };
+    column("format", "format");
+    column("write", "write");
+    column("read", "read");
+    column("write-cv", "write CV");
+    column("read-cv", "read CV");
+    column("write-rate", "write " + rate);
+    column("read-rate", "read " + rate);
+    column("file", "file");
+    column("ratio", "ratio");
+    if (with_resident) column("resident", "resident");
+    column("check", "check");
+    if (with_speedup) {
+        column("write-speedup", "write speed-up");
+        column("read-speedup", "read speed-up");
+        column("write-ci", "write 95% CI");
+        column("read-ci", "read 95% CI");
+    }
+    column("status", "status");
 
+    // "12.3x" and "[11.8, 12.9]"; the interval empty where it says nothing
+    // (format_speedup).
+    auto factor_and_interval = [](const speedup_estimate& e) -> std::pair<std::string, std::string> {
+        const std::string value = format_factor(e.value), both = format_speedup(e);
+        return {value, both.size() > value.size() ? both.substr(value.size() + 1) : ""};
+    };
     for (const case_result* c : g.cases) {
         const std::vector<double> w = write_times(*c), rd = read_times(*c);
         const summary sw = summarize(w), sr = summarize(rd);
-        // A noisy phase (noise.hpp) ends in " ~".
         auto timed = [&](const summary& s, const std::vector<double>& times) {
-            const std::string spread = format_spread(s.n, s.cv);
             const bool noisy = c->status == case_status::ok &&
                                assess_phase(times, r.spec.noise_cv, r.spec.noise_min_samples).noisy();
-            return format_duration(s.median) + (spread.empty() ? "" : " " + spread) + (noisy ? " ~" : "");
+            return format_duration(s.median) + (noisy ? " ~" : "");
         };
         std::vector<std::string> row = {row_label(*c, g),
                                         timed(sw, w),
                                         timed(sr, rd),
+                                        format_spread(sw.n, sw.cv),
+                                        format_spread(sr.n, sr.cv),
                                         format_rate(throughput_in(units, c->payload_bytes, sw.median)),
                                         format_rate(throughput_in(units, c->payload_bytes, sr.median)),
                                         c->file_bytes > 0 ? format_bytes(c->file_bytes) : "-",
@@ -134,14 +161,76 @@ inline results_table dataset_table(const study_result& r, const dataset_group& g
         if (with_speedup) {
             const case_result* base = find_baseline(r.cases, *c, r.spec.baseline);
             if (!base) t.baseline_missing = true;
-            row.push_back(base ? format_speedup(write_speedup(r.cases, *base, *c)) : "-");
-            row.push_back(base ? format_speedup(read_speedup(*base, *c)) : "-");
+            const auto [wv, wi] = base ? factor_and_interval(write_speedup(r.cases, *base, *c))
+                                       : std::pair<std::string, std::string>{"-", ""};
+            const auto [rv, ri] = base ? factor_and_interval(read_speedup(*base, *c))
+                                       : std::pair<std::string, std::string>{"-", ""};
+            row.insert(row.end(), {wv, rv, wi, ri});
         }
         row.emplace_back(to_string(c->status));
         t.rows.push_back(std::move(row));
         if (c->status != case_status::ok)
             t.failures.push_back(fmt::format("{}: {}{}", row_label(*c, g), to_string(c->status),
                                              c->error.empty() ? "" : ": " + c->error));
+    }
+    return t;
+}
+
+// Columns whose cells join into one of the wide table: the time and its
+// spread ("312 ms ±1.2% ~" reads as one figure), the speed-up and its
+// interval. Each pair is (shown column, the one joined to it).
+inline const std::vector<std::pair<std::string, std::string>>& joined_columns() {
+    static const std::vector<std::pair<std::string, std::string>> pairs = {{"write", "write-cv"},
+                                                                           {"read", "read-cv"},
+                                                                           {"write-speedup", "write-ci"},
+                                                                           {"read-speedup", "read-ci"}};
+    return pairs;
+}
+
+// A cell and the one joined to it (joined_columns): "312 ms" and "±1.2%"
+// give "312 ms ±1.2%"; the noisy marker stays last ("312 ms ±1.2% ~").
+inline std::string joined_cell(std::string cell, const std::string& part) {
+    if (part.empty()) return cell;
+    const bool marked = cell.size() > 2 && cell.compare(cell.size() - 2, 2, " ~") == 0;
+    if (marked) cell.resize(cell.size() - 2);
+    return cell + " " + part + (marked ? " ~" : "");
+}
+
+// The wide table of the Markdown and HTML outputs and of `--columns all`:
+// format | write | read | write MB/s | read MB/s | file | ratio | [resident]
+// | check | [write speed-up | read speed-up] | status, the spreads and
+// intervals joined to their figures ("312 ms ±1.2% ~", "12.3x [11.8,
+// 12.9]").
+inline results_table dataset_table(const study_result& r, const dataset_group& g,
+                                   rate_unit units = rate_unit::si) {
+    const results_table split = dataset_columns(r, g, units);
+    auto at = [&](const std::string& id) {
+        return static_cast<std::size_t>(std::find(split.ids.begin(), split.ids.end(), id) -
+                                        split.ids.begin());
+    };
+    results_table t;
+    t.failures = split.failures;
+    t.baseline_missing = split.baseline_missing;
+    std::vector<std::pair<std::size_t, std::size_t>> sources; // (column, joined column or npos)
+    for (std::size_t i = 0; i < split.ids.size(); ++i) {
+        const std::string& id = split.ids[i];
+        bool is_joined = false;
+        std::size_t joined = std::string::npos;
+        for (const auto& [shown, part] : joined_columns()) {
+            is_joined |= part == id;
+            if (shown == id) joined = at(part);
+        }
+        if (is_joined) continue;
+        t.ids.push_back(id);
+        t.header.push_back(split.header[i]);
+        t.numeric.push_back(split.numeric[i]);
+        sources.emplace_back(i, joined);
+    }
+    for (const auto& src : split.rows) {
+        std::vector<std::string> row;
+        for (const auto& [i, j] : sources)
+            row.push_back(j < src.size() ? joined_cell(src[i], src[j]) : src[i]);
+        t.rows.push_back(std::move(row));
     }
     return t;
 }
@@ -225,38 +314,63 @@ inline const char* cost_model_title =
     "cost model: time = fixed + per value x count, fitted per format over the swept counts (least squares of "
     "the relative error)";
 
-// The definitions printed once under the table(s).
-inline std::vector<std::string> legend(const study_result& r, rate_unit units = rate_unit::si) {
-    std::vector<std::string> lines = {
-        "write, read: median wall time of the repetitions (open to close), \u00b1 coefficient of variation "
-        "(stddev / mean)",
-        units == rate_unit::iec
-            ? "MiB/s: 2^20 bytes of payload (count x element size) per second, at the median time"
-            : "MB/s: 10^6 bytes of payload (count x element size) per second, at the median time",
-        "file: bytes on disk (decimal units); ratio: payload bytes / file bytes",
-        "check: exact = read back bit-identical; otherwise the largest absolute error",
+// The definitions printed once under the table(s): of the columns in
+// `shown` (ids of dataset_columns), or of the wide table (dataset_table)
+// when `shown` is null.
+inline std::vector<std::string> legend(const study_result& r, rate_unit units = rate_unit::si,
+                                       const std::set<std::string>* shown = nullptr) {
+    auto any = [&](std::initializer_list<const char*> ids) {
+        if (!shown) return true;
+        for (const char* id : ids)
+            if (shown->count(id)) return true;
+        return false;
     };
+    std::vector<std::string> lines;
+    const bool times = any({"write", "read"});
+    if (times)
+        lines.emplace_back(any({"write-cv", "read-cv"})
+                               ? "write, read: median wall time of the repetitions (open to close); \u00b1: "
+                                 "their coefficient of variation (stddev / mean)"
+                               : "write, read: median wall time of the repetitions (open to close)");
+    else if (any({"write-cv", "read-cv"}))
+        lines.emplace_back("write CV, read CV: coefficient of variation (stddev / mean) of the wall times");
+    if (any({"write-rate", "read-rate"}))
+        lines.emplace_back(
+            units == rate_unit::iec
+                ? "MiB/s: 2^20 bytes of payload (count x element size) per second, at the median time"
+                : "MB/s: 10^6 bytes of payload (count x element size) per second, at the median time");
+    if (any({"file"}) && any({"ratio"}))
+        lines.emplace_back("file: bytes on disk (decimal units); ratio: payload bytes / file bytes");
+    else if (any({"file"}))
+        lines.emplace_back("file: bytes on disk (decimal units)");
+    else if (any({"ratio"}))
+        lines.emplace_back("ratio: payload bytes / file bytes");
+    if (any({"check"}))
+        lines.emplace_back("check: exact = read back bit-identical; otherwise the largest absolute error");
     bool resident = false;
     for (const case_result& c : r.cases)
         resident |= median_resident_fraction(c) >= 0;
-    if (resident)
+    if (resident && any({"resident"}))
         lines.emplace_back(
             "resident: median fraction of the file in the page cache just before the read (mincore)");
-    if (r.context.ranks > 1)
+    if (r.context.ranks > 1 && (times || any({"write-rate", "read-rate"})))
         lines.push_back(fmt::format(
             "{} MPI ranks: write, read = aggregate time, from the first rank's start to the last rank's end; "
             "{} = all ranks' payload / that time; rank times: each rank's own",
             r.context.ranks, rate_unit_name(units)));
     if (!r.spec.baseline.empty()) {
-        lines.push_back(fmt::format("speed-up: median time of baseline '{}' / median time of the row "
-                                    "(the reference program's enhancement factor)",
-                                    r.spec.baseline));
-        lines.emplace_back(
-            "[low, high]: 95% bootstrap interval of the speed-up (2000 resamples of both rows)");
+        const bool speedups = any({"write-speedup", "read-speedup"});
+        if (speedups)
+            lines.push_back(fmt::format("speed-up: median time of baseline '{}' / median time of the row "
+                                        "(the reference program's enhancement factor)",
+                                        r.spec.baseline));
+        if (any({"write-ci", "read-ci"}))
+            lines.emplace_back(
+                "[low, high]: 95% bootstrap interval of the speed-up (2000 resamples of both rows)");
         bool cache_pairs = false;
         for (const case_result& c : r.cases)
             cache_pairs |= shared_write_times(r.cases, c).size() > c.samples.size();
-        if (cache_pairs)
+        if (cache_pairs && speedups)
             lines.emplace_back(
                 "rows that differ only in cache share their write phase: their write speed-up is "
                 "from the pooled write samples of those rows");
@@ -264,7 +378,7 @@ inline std::vector<std::string> legend(const study_result& r, rate_unit units = 
     bool noisy = false;
     for (const case_result& c : r.cases)
         noisy |= !noise_findings(c, r.spec.noise_cv, r.spec.noise_min_samples).empty();
-    if (noisy)
+    if (noisy && times)
         lines.push_back(
             fmt::format("~: noisy timing: CV above {:g}%, fewer than {} samples, or outliers beyond 1.5 "
                         "IQR (noise_cv, noise_min_samples)",

@@ -34,6 +34,33 @@ phase_noise assess_phase(const std::vector<double>& times, double noise_cv, unsi
 // steady case.
 std::vector<std::string> noise_findings(const case_result& c, double noise_cv, unsigned noise_min_samples);
 
+// The noise of a whole run, for the one warning printed after the table:
+// how many phases of ok cases are noisy and why, the worst of them (the
+// highest CV), and what would steady it.
+struct noise_summary {
+    std::size_t phases = 0; // phases of the ok cases (two per case)
+    std::size_t noisy = 0, high_cv = 0, with_outliers = 0, few_samples = 0;
+    const case_result* worst = nullptr;
+    bool worst_write = true;
+    phase_noise worst_noise;
+    // Samples that bring the worst phase's median within +-5% (95%) under a
+    // normal approximation, 1.96 x 1.2533 x s / sqrt(N) <= 0.05 with s the
+    // relative spread from the quartiles, (Q3 - Q1) / 1.349 / median; at least
+    // noise_min_samples (no more than it has when it has enough); the
+    // min_time that gives that many repetitions of the worst case (its
+    // median write + read times N).
+    unsigned repeat = 0;
+    double min_time_s = 0;
+};
+noise_summary summarize_noise(const std::vector<case_result>& cases, double noise_cv,
+                              unsigned noise_min_samples);
+
+// "5 of 16 phases are noisy (~ in the table): ... The worst: ...; for its
+// median within ±5%, --set repeat=N or --set min_time=T ...", or nothing
+// when no phase is noisy. `verbose`: the details were printed already.
+std::optional<std::string> noise_summary_text(const noise_summary& s, double noise_cv,
+                                              unsigned noise_min_samples, bool verbose);
+
 // A re-warm too short to trust (docs/methodology.md, "What a phase
 // follows"): under interleave or shuffle each recorded repetition that
 // follows another case's comes after a re-warm of one repetition, longer if
