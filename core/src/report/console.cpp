@@ -126,7 +126,7 @@ private:
         if (const auto fits = fit_cost_models(r.cases); !fits.empty()) {
             out << '\n' << cost_model_title << ":\n\n";
             print_table(cost_model_table(fits), out);
-            for (const std::string& l : crossover_lines(find_crossovers(fits)))
+            for (const std::string& l : crossover_lines(find_crossovers(fits), fits))
                 out << " " << l << '\n';
         }
         out << '\n';
