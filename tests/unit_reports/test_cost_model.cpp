@@ -274,3 +274,24 @@ TEST(CostModel, FitsEachFormatOfACountSweep) {
     EXPECT_NEAR(x[0].count, 709.2198581560284, 1e-6);
     EXPECT_NEAR(x[1].count, 709.2198581560284, 1e-6) << "halving both costs keeps n*";
 }
+
+TEST(CostModel, CasesReadBackWithoutIdentitiesAreGroupedByFormat) {
+    // A record's cases come back without identities: they are recomputed,
+    // so two formats are still two groups (not one mixed one).
+    auto cases = sweep(
+        {1e3, 1e4, 1e5}, [](double n) { return 40e-6 + 1.7e-9 * n; }, "raw");
+    auto text = sweep(
+        {1e3, 1e4, 1e5}, [](double n) { return 10e-6 + 44e-9 * n; }, "text");
+    cases.insert(cases.end(), text.begin(), text.end());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        cases[i].spec.index = i;
+        cases[i].spec.identity.clear();
+    }
+    const auto fits = fit_cost_models(cases);
+    ASSERT_EQ(fits.size(), 4u);
+    EXPECT_EQ(fits[0].label, "raw");
+    EXPECT_NEAR(fits[0].fit.a, 40e-6, 1e-15);
+    EXPECT_EQ(fits[1].label, "text");
+    EXPECT_EQ(fits[1].first_case, 3u);
+    EXPECT_NEAR(fits[1].fit.b, 44e-9, 1e-18);
+}

@@ -4,6 +4,7 @@
 #include "base/suggest.hpp"
 #include "results/stats.hpp"
 #include "study/fields.hpp"
+#include "study/identity.hpp"
 
 #include <fmt/format.h>
 
@@ -92,30 +93,47 @@ std::optional<linear_range> widest_linear_range(const std::vector<double>& n, co
 namespace {
 
 // What a group shares: the case key without the data set's name and count.
-std::string group_key(const case_spec& c) {
+std::string group_key(const case_identity& id) {
     std::string key;
-    for (const auto& [name, value] : c.identity)
+    for (const auto& [name, value] : id)
         if (name != "dataset.name" && name != "dataset.count") key += name + "=" + value + ";";
     return key;
 }
 
 // The setting: dtype, data and run parameters (not the format).
-std::string setting_key(const case_spec& c) {
+std::string setting_key(const case_identity& id) {
     std::string key;
-    for (const auto& [name, value] : c.identity)
+    for (const auto& [name, value] : id)
         if (name != "dataset.name" && name != "dataset.count" && name.rfind("format.", 0) != 0)
             key += name + "=" + value + ";";
     return key;
 }
 
+// The cases' identities; recomputed from their specs when some are not set
+// (cases read back from a record or log carry none).
+std::vector<case_identity> identities_of(const std::vector<case_result>& cases) {
+    std::vector<case_spec> specs;
+    bool missing = false;
+    for (const case_result& c : cases) {
+        specs.push_back(c.spec);
+        missing |= c.spec.identity.empty();
+    }
+    if (missing) assign_identities(specs);
+    std::vector<case_identity> out;
+    for (case_spec& c : specs)
+        out.push_back(std::move(c.identity));
+    return out;
+}
+
 } // namespace
 
 std::vector<cost_fit> fit_cost_models(const std::vector<case_result>& cases) {
+    const std::vector<case_identity> ids = identities_of(cases);
     std::vector<std::string> order;
     std::map<std::string, std::vector<const case_result*>> groups;
     for (const case_result& c : cases) {
         if (c.status != case_status::ok || c.samples.empty()) continue;
-        const std::string k = group_key(c.spec);
+        const std::string k = group_key(ids[static_cast<std::size_t>(&c - cases.data())]);
         if (!groups.count(k)) order.push_back(k);
         groups[k].push_back(&c);
     }
@@ -157,12 +175,12 @@ std::vector<cost_fit> fit_cost_models(const std::vector<case_result>& cases) {
             const case_spec& first = g.front()->spec;
             cost_fit fit;
             fit.label = name_of(first);
-            fit.setting = setting_key(first);
+            fit.first_case = static_cast<std::size_t>(g.front() - cases.data());
+            fit.setting = setting_key(ids[fit.first_case]);
             fit.write = write;
             fit.counts = counts.size();
             fit.min_count = counts.front();
             fit.max_count = counts.back();
-            fit.first_case = static_cast<std::size_t>(g.front() - cases.data());
             if (const auto r = widest_linear_range(n, t)) {
                 fit.linear = true;
                 fit.fit = r->fit;
