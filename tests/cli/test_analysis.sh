@@ -207,6 +207,40 @@ for (label, phase), f in fits.items():
         assert not any(label in (x["faster_below"], x["faster_above"]) for x in cm["crossovers"] if x["phase"] == phase)
     assert abs(f["max_rel_residual"] - worst) <= 1e-9, (f, worst)
 PY
+# plan --from predicts what the earlier run lacks from its cost model. The
+# record's times are replaced by exact lines (raw: write 20 us + 2 ns n,
+# read 10 us + 1 ns n; memory a tenth of that), so every fit is linear:
+# 150000 is within 2x of the valid range 1000..100000 (model), 10^6 is not
+# (scaled from 10^5, ~). The record's cases carry no identities: the fits
+# must still keep raw and memory apart.
+$PY - sweep.json synthetic.json <<'PY' || fail "synthetic record"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["cases"]:
+    n, k = c["dataset"]["count"], 1 if c["format"]["label"] == "raw" else 0.1
+    for s in c["samples"]:
+        s["write"]["wall_s"] = k * (20e-6 + 2e-9 * n)
+        s["read"]["wall_s"] = k * (10e-6 + 1e-9 * n)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_status 0 "$FB" plan sweep.yaml --from synthetic.json --set 'datasets.0.count=[1000, 150000, 1000000]' \
+  --filter raw
+$PY - "$work/out" <<'PY' || { cat "$work/out"; fail "plan's times from the cost model"; }
+import re, sys
+header, time = None, {}
+for line in open(sys.argv[1]):
+    cells = re.split(r" {2,}", line.strip())
+    if cells[0] == "#": header = cells
+    elif header and line[:1].strip() and cells[0].isdigit():
+        time[cells[header.index("KEY") if "KEY" in header else 1]] = cells[header.index("TIME")]
+cells = sorted(time.values())
+assert len(cells) == 3, time
+# repeat 2, warm-up 0: 2 x (write + read) at 150000 = 2 x 480 us = 960 us
+assert "960 \u00b5s (model)" in cells, cells
+assert any(c.endswith(" ~") for c in cells), cells  # 10^6, from 10^5 scaled
+assert sum(1 for c in cells if not c.endswith(("~", "(model)"))) == 1, cells  # 1000: the same case
+PY
+expect_in "$work/out" "(model): predicted by its cost model"
 # ... and the HTML report's small table
 expect_status 0 "$FB" report sweep.json -o sweep.html
 $PY - sweep.html <<'PY' || fail "cost model in the report"
