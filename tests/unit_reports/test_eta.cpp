@@ -10,31 +10,53 @@ using namespace formatbench;
 
 TEST(Eta, EqualSizesIsMeanTimesCasesLeft) {
     // 3 cases of 8 MB took 6 s: 2 s each; 4 cases of 8 MB left: 8 s.
-    EXPECT_DOUBLE_EQ(
-        estimate_remaining_s(6, {8000000, 8000000, 8000000}, {8000000, 8000000, 8000000, 8000000}), 8);
+    EXPECT_DOUBLE_EQ(estimate_remaining_s({{8000000, 1}, {8000000, 2}, {8000000, 3}},
+                                          {8000000, 8000000, 8000000, 8000000}),
+                     8);
 }
 
-TEST(Eta, ScaledBySize) {
-    // Finished: 1 MB and 3 MB in 10 s together: mean 5 s per case, mean
-    // payload 2 MB. Left: 4 MB (5 * 4/2 = 10 s) and 1 MB (5 * 1/2 = 2.5 s).
-    EXPECT_DOUBLE_EQ(estimate_remaining_s(10, {1000000, 3000000}, {4000000, 1000000}), 12.5);
+TEST(Eta, OnePayloadScalesBySize) {
+    // Two 2 MB cases took 4 s and 6 s: mean 5 s per case, mean payload 2 MB.
+    // Left: 4 MB (5 * 4/2 = 10 s) and 1 MB (5 * 1/2 = 2.5 s).
+    EXPECT_DOUBLE_EQ(estimate_remaining_s({{2000000, 4}, {2000000, 6}}, {4000000, 1000000}), 12.5);
+}
+
+TEST(Eta, FixedCostIsNotScaledUp) {
+    // Cases cost 0.2 s + 10 ns per byte (set-up and min_time, then bytes).
+    // Finished: 10 kB (0.2001 s) and 100 kB (0.201 s). Left: one 1 MB case,
+    // which takes 0.2 + 0.01 = 0.21 s.
+    const std::vector<finished_case> done{{10000, 0.2001}, {100000, 0.201}};
+    const double eta = estimate_remaining_s(done, {1000000});
+    EXPECT_NEAR(eta, 0.21, 1e-9);
+    // The mean-time rule it replaces: mean 0.20055 s per case, mean payload
+    // 55 kB, so 0.20055 * 10^6 / 55000 = 3.646 s, 17 times too much.
+    const double proportional = (0.2001 + 0.201) / 2 * 1e6 / 55000;
+    EXPECT_NEAR(proportional, 3.6464, 1e-4);
+    EXPECT_LT(eta, proportional / 10);
+}
+
+TEST(Eta, SeveralCasesOfAPayloadAreAveraged) {
+    // Two formats at each payload: 1 kB takes 1 s and 3 s (mean 2), 3 kB
+    // takes 2 s and 6 s (mean 4): the line through the means is 1 s + 1 ms
+    // per byte (both means exactly on it). Left: 2 kB -> 3 s, 5 kB -> 6 s.
+    EXPECT_NEAR(estimate_remaining_s({{1000, 1}, {1000, 3}, {3000, 2}, {3000, 6}}, {2000, 5000}), 9, 1e-9);
 }
 
 TEST(Eta, NoPayloadFallsBackToMeanTime) {
     // Finished cases of 0 bytes: 3 s each, unscaled; 2 left: 6 s.
-    EXPECT_DOUBLE_EQ(estimate_remaining_s(6, {0, 0}, {5, 7}), 6);
+    EXPECT_DOUBLE_EQ(estimate_remaining_s({{0, 3}, {0, 3}}, {5, 7}), 6);
 }
 
 TEST(Eta, NothingFinishedOrNothingLeft) {
-    EXPECT_TRUE(std::isnan(estimate_remaining_s(0, {}, {100})));
-    EXPECT_DOUBLE_EQ(estimate_remaining_s(5, {100}, {}), 0);
+    EXPECT_TRUE(std::isnan(estimate_remaining_s({}, {100})));
+    EXPECT_DOUBLE_EQ(estimate_remaining_s({{100, 5}}, {}), 0);
 }
 
 TEST(Eta, NoExtrapolationBeyondTenfold) {
-    // Finished: two 1 kB cases in 0.4 s (0.2 s each, mean payload 1 kB).
-    // Left 5 kB and 10 kB: within 10x, 0.2 * 5 + 0.2 * 10 = 3 s.
-    EXPECT_DOUBLE_EQ(estimate_remaining_s(0.4, {1000, 1000}, {5000, 10000}), 3);
-    // A 10 MB case left is 10^4 times the largest finished: unknown.
-    EXPECT_TRUE(std::isnan(estimate_remaining_s(0.4, {1000, 1000}, {5000, 10000000})));
-    EXPECT_TRUE(std::isnan(estimate_remaining_s(0.4, {1000, 1000}, {10001})));
+    // Finished: 1 kB in 0.2 s and 2 kB in 0.3 s: 0.1 s + 0.1 ms per byte.
+    // Left 5 kB and 20 kB: within 10x of 2 kB, 0.6 + 2.1 = 2.7 s.
+    EXPECT_NEAR(estimate_remaining_s({{1000, 0.2}, {2000, 0.3}}, {5000, 20000}), 2.7, 1e-9);
+    // A 10 MB case left is 5000 times the largest finished: unknown.
+    EXPECT_TRUE(std::isnan(estimate_remaining_s({{1000, 0.2}, {2000, 0.3}}, {5000, 10000000})));
+    EXPECT_TRUE(std::isnan(estimate_remaining_s({{1000, 0.2}, {1000, 0.2}}, {10001})));
 }

@@ -2,7 +2,8 @@
 // reads the study, checks every format against its plugin (existence,
 // dtypes, options) and prints the expanded cases (those --filter and
 // --exclude select) with what each needs (run/estimate.hpp): disk, memory
-// and, from an earlier run, time; warns on stderr when the data folder's
+// and, from an earlier run, time (its own, predicted by its cost model, or
+// scaled by count); warns on stderr when the data folder's
 // free space or the memory limit is short. Runs no I/O; a bad study, or an
 // output of the study that cannot be written, exits with status 2.
 #include "base/error.hpp"
@@ -84,6 +85,7 @@ void print_estimated_plan(const study& s, const registry& reg, const std::vector
     }
     std::vector<case_result> earlier;
     if (!a.from.empty()) earlier = load_results_source(a.from).cases;
+    const std::vector<cost_fit> fits = fit_cost_models(earlier);
     const std::uint64_t usable = usable_memory_bytes();
 
     plan_column disk{"DISK", {}}, memory{"MEMORY", {}}, time{"TIME", {}};
@@ -98,8 +100,9 @@ void print_estimated_plan(const study& s, const registry& reg, const std::vector
         disk.cells.push_back(format_bytes(bytes));
         memory.cells.push_back(format_bytes(held) + (streamed ? " (streamed)" : ""));
         std::string source;
-        const auto seconds = earlier.empty() ? std::nullopt : estimate_seconds(c, earlier, &source);
-        time.cells.push_back(seconds ? format_duration(*seconds) + (source == "same case" ? "" : " ~") : "?");
+        const auto seconds = earlier.empty() ? std::nullopt : estimate_seconds(c, earlier, &source, &fits);
+        const char* mark = source == "same case" ? "" : source == "cost model" ? " (model)" : " ~";
+        time.cells.push_back(seconds ? format_duration(*seconds) + mark : "?");
         if (!selected.empty() && !selected[c.index]) continue;
         ++shown;
         total_disk += bytes;
@@ -128,8 +131,8 @@ void print_estimated_plan(const study& s, const registry& reg, const std::vector
         format_bytes(in_memory), format_bytes(usable));
     if (!earlier.empty())
         std::cout << fmt::format(
-            "  time: about {} for the {} of {} cases {} has a match for (~: scaled by count; "
-            "without data generation and verification)\n",
+            "  time: about {} for the {} of {} cases {} has a match for ((model): predicted by its cost "
+            "model; ~: scaled by count; without data generation and verification)\n",
             format_duration(total_seconds), timed, shown, a.from);
     const std::uint64_t need = s.keep_files ? total_disk : largest_disk;
     if (free && need > *free)

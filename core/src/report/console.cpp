@@ -123,7 +123,7 @@ private:
             print_prose(out, std::string(cost_model_title) + ":", width);
             out << '\n';
             print_plain(cost_model_table(fits), out);
-            for (const std::string& l : crossover_lines(find_crossovers(fits)))
+            for (const std::string& l : crossover_lines(find_crossovers(fits), fits))
                 print_prose(out, l, width, " ");
         }
         out << '\n';

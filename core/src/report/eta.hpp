@@ -1,5 +1,5 @@
-// The time a run has left, for the progress output: from the wall time spent
-// on the cases finished so far and the sizes of the cases still to run.
+// The time a run has left, for the progress output: from the wall time each
+// case finished so far took and the sizes of the cases still to run.
 #pragma once
 
 #include <cstdint>
@@ -7,17 +7,23 @@
 
 namespace formatbench {
 
-// Seconds the cases of `remaining_bytes` will take, given that the cases of
-// `finished_bytes` took `spent_s` seconds of wall time together. The rule
-// (docs/cli.md, "Progress"): each remaining case takes the mean wall time of
-// a finished case, scaled by its payload (count x element size) over the mean
-// payload of the finished cases; when the finished cases carried no payload,
-// each remaining case takes the mean time unscaled. NaN (unknown) when no
+struct finished_case {
+    std::uint64_t bytes = 0; // payload: count x element size
+    double seconds = 0;      // wall time the runner spent on the case
+};
+
+// Seconds the cases of `remaining_bytes` will take. The rule (docs/cli.md,
+// "Progress"): with finished cases of 2 or more payloads, a case of payload
+// p takes fixed + per_byte x p, fitted to the mean time of each finished
+// payload by the cost model's least squares of the relative error with
+// fixed, per_byte >= 0 (results/cost_model.hpp): small cases are mostly
+// fixed cost and min_time, which scaling them by payload overstates. With
+// one payload: the mean time of a finished case, scaled by payload over the
+// mean finished payload (unscaled when that is 0). NaN (unknown) when no
 // case has finished, or when a case left is more than `max_extrapolation`
-// times the largest payload finished: small cases are mostly fixed costs
-// and min_time, and scaling them up by 10^4 promises hours for a minute's
-// run. 0 when none remains.
-double estimate_remaining_s(double spent_s, const std::vector<std::uint64_t>& finished_bytes,
+// times the largest payload finished: a line through the first, small
+// cases need not hold 10^4 times further. 0 when none remains.
+double estimate_remaining_s(const std::vector<finished_case>& finished,
                             const std::vector<std::uint64_t>& remaining_bytes, double max_extrapolation = 10);
 
 } // namespace formatbench

@@ -265,7 +265,7 @@ private:
         if (const auto fits = fit_cost_models(in.result.cases); !fits.empty()) {
             h += "<p class=\"note\">" + escape(std::string(detail::cost_model_title)) + ":</p>\n";
             h += html_table(detail::cost_model_table(fits));
-            for (const auto& l : detail::crossover_lines(find_crossovers(fits)))
+            for (const auto& l : detail::crossover_lines(find_crossovers(fits), fits))
                 h += "<p class=\"note\">" + escape(l) + "</p>\n";
         }
         h += "<ul class=\"legend-text\">\n";

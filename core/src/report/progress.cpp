@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace formatbench {
@@ -96,7 +97,7 @@ public:
         total_ = run.spec.cases.size();
         for (const case_spec& c : run.spec.cases)
             remaining_[c.index] = case_bytes(c);
-        start_ = clock_type::now();
+        start_ = last_event_ = clock_type::now();
         if (options_.mode == progress_mode::bar) {
             draw();
             ticker_ = std::thread([this] { tick(); });
@@ -105,6 +106,14 @@ public:
 
     void case_started(const case_spec& c) override {
         std::lock_guard lock(mutex_);
+        // The time since the last event was the set-up of the case started
+        // just before (interleave and shuffle start a batch of cases), else
+        // the gap between cases, which is no case's.
+        if (started_last_)
+            busy_[*started_last_] += take_interval();
+        else
+            take_interval();
+        started_last_ = c.index;
         active_[c.index] = {describe_case(c), clock_type::now(), 0, c.params.repeat};
         shown_ = c.index;
         draw();
@@ -113,6 +122,8 @@ public:
     void repetition_done(const case_result& so_far) override {
         std::lock_guard lock(mutex_);
         const std::size_t i = so_far.spec.index;
+        busy_[i] += take_interval(); // the runner just ran this case's repetition
+        started_last_.reset();
         auto a = active_.find(i);
         if (a != active_.end() && !so_far.samples.empty()) {
             // The runner's rule (run/runner.cpp): a case ends once it has
@@ -141,7 +152,9 @@ public:
         remaining_.erase(r.spec.index);
         active_.erase(r.spec.index);
         if (resumed) return;
-        finished_bytes_.push_back(case_bytes(r.spec));
+        finished_.push_back({case_bytes(r.spec), busy_[r.spec.index] + take_interval()});
+        busy_.erase(r.spec.index);
+        started_last_.reset();
         if (options_.mode == progress_mode::none) return;
         std::string times;
         if (!r.samples.empty())
@@ -170,6 +183,14 @@ private:
         bool finishing = false; // enough samples: the case is ending (clean-up)
     };
 
+    // Seconds since the last event, which is now; the caller holds the mutex.
+    double take_interval() {
+        const auto now = clock_type::now();
+        const double s = std::chrono::duration<double>(now - last_event_).count();
+        last_event_ = now;
+        return s;
+    }
+
     std::string counter(std::size_t index) const {
         return paint(tone::faint, fmt::format("[{}/{}]", index + 1, total_), options_.colour);
     }
@@ -180,7 +201,7 @@ private:
         for (const auto& [i, bytes] : remaining_)
             left.push_back(bytes);
         const double spent = seconds_since(start_);
-        const double eta = estimate_remaining_s(spent, finished_bytes_, left);
+        const double eta = estimate_remaining_s(finished_, left);
         return fmt::format("{} elapsed, ETA {}", format_span(spent),
                            std::isnan(eta) ? "?" : format_span(eta));
     }
@@ -268,7 +289,13 @@ private:
     std::size_t total_ = 0;
     clock_type::time_point start_ = clock_type::now();
     std::map<std::size_t, std::uint64_t> remaining_; // plan index -> payload bytes, cases not finished
-    std::vector<std::uint64_t> finished_bytes_;      // payload of each case finished in this run
+    std::vector<finished_case> finished_;            // payload and time of each case finished in this run
+    // Each case's share of the wall time: every interval between two events
+    // goes to the case the runner worked on in it (the case of a repetition
+    // or finish event; the case started before the next start).
+    std::map<std::size_t, double> busy_;
+    std::optional<std::size_t> started_last_; // the last event was this case's start
+    clock_type::time_point last_event_ = clock_type::now();
     std::map<std::size_t, active_case> active_;
     std::size_t shown_ = 0; // the case the status line shows
 };

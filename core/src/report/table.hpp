@@ -288,31 +288,52 @@ inline results_table rank_table(const dataset_group& g) {
 }
 
 // The cost model of a count sweep (cost_model.hpp): format | phase | fixed
-// | per value | R² | max residual | counts; no rows without a sweep.
+// | per value | R² | max residual | valid for (counts, distinct counts of
+// the fit) | swept; no rows without a sweep. A group without a linear range
+// shows "no linear range" and the best residual it reached.
 inline results_table cost_model_table(const std::vector<cost_fit>& fits) {
     results_table t;
-    t.header = {"format", "phase", "fixed", "per value", "R\u00b2", "max residual", "counts"};
-    t.numeric = {false, false, true, true, true, true, false};
-    for (const cost_fit& f : fits)
+    t.header = {"format", "phase", "fixed", "per value", "R\u00b2", "max residual", "valid for", "swept"};
+    t.numeric = {false, false, true, true, true, true, false, false};
+    for (const cost_fit& f : fits) {
+        const std::string swept = fmt::format("{}..{} ({})", f.min_count, f.max_count, f.counts);
+        const std::string residual = std::isfinite(f.fit.max_rel_residual)
+                                         ? fmt::format("{:.1f}%", f.fit.max_rel_residual * 100)
+                                         : "-";
+        if (!f.linear) {
+            t.rows.push_back(
+                {f.label, f.write ? "write" : "read", "-", "-", "-", residual, "no linear range", swept});
+            continue;
+        }
         t.rows.push_back({f.label, f.write ? "write" : "read", fmt::format("{:.3g} \u00b5s", f.fit.a * 1e6),
-                          fmt::format("{:.3g} ns", f.fit.b * 1e9), fmt::format("{:.4f}", f.fit.r2),
-                          fmt::format("{:.1f}%", f.fit.max_rel_residual * 100),
-                          fmt::format("{}..{} ({})", f.min_count, f.max_count, f.points)});
+                          fmt::format("{:.3g} ns", f.fit.b * 1e9), fmt::format("{:.4f}", f.fit.r2), residual,
+                          fmt::format("{}..{} ({})", f.valid_min_count, f.valid_max_count, f.points), swept});
+    }
     return t;
 }
 
-// "write: raw overtakes ascii-fixed16 at 1.23e+03 values (ascii-fixed16 is faster below)"
-inline std::vector<std::string> crossover_lines(const std::vector<crossover>& found) {
+// "write: raw overtakes ascii-fixed16 at 1.23e+03 values (ascii-fixed16 is
+// faster below)", then one line per group without a linear range, which
+// has no crossover.
+inline std::vector<std::string> crossover_lines(const std::vector<crossover>& found,
+                                                const std::vector<cost_fit>& fits = {}) {
     std::vector<std::string> lines;
     for (const crossover& x : found)
         lines.push_back(fmt::format("{}: {} overtakes {} at {:.3g} values ({} is faster below)",
                                     x.write ? "write" : "read", x.large, x.small, x.count, x.small));
+    for (const cost_fit& f : fits)
+        if (!f.linear)
+            lines.push_back(fmt::format(
+                "{} {}: no linear range: no {} or more consecutive counts lie within {:.0f}% "
+                "of one line, so no cost model and no crossover",
+                f.label, f.write ? "write" : "read", cost_model_min_points, cost_model_tolerance * 100));
     return lines;
 }
 
+static_assert(cost_model_tolerance == 0.15 && cost_model_min_points == 3, "cost_model_title states them");
 inline const char* cost_model_title =
-    "cost model: time = fixed + per value x count, fitted per format over the swept counts (least squares of "
-    "the relative error)";
+    "cost model: time = fixed + per value x count (both >= 0), least squares of the relative error over the "
+    "widest range of 3 or more consecutive counts where every point is within 15% of the line";
 
 // The definitions printed once under the table(s): of the columns in
 // `shown` (ids of dataset_columns), or of the wide table (dataset_table)

@@ -527,22 +527,30 @@ json to_json(const study_result& r) {
     // A count sweep's cost model (cost_model.hpp), derived like the summaries.
     if (const auto fits = fit_cost_models(r.cases); !fits.empty()) {
         json f = json::array(), x = json::array();
-        for (const cost_fit& c : fits)
+        for (const cost_fit& c : fits) {
+            // A group without a linear range has no fixed and per-value
+            // cost (null), only how far its best range was from a line.
+            const auto cost = [&](double v) { return c.linear ? number(v) : json(nullptr); };
             f.push_back({{"label", c.label},
                          {"phase", c.write ? "write" : "read"},
-                         {"fixed_us", number(c.fit.a * 1e6)},
-                         {"per_value_ns", number(c.fit.b * 1e9)},
-                         {"r2", number(c.fit.r2)},
+                         {"linear", c.linear},
+                         {"fixed_us", cost(c.fit.a * 1e6)},
+                         {"per_value_ns", cost(c.fit.b * 1e9)},
+                         {"r2", cost(c.fit.r2)},
                          {"max_rel_residual", number(c.fit.max_rel_residual)},
                          {"points", c.points},
+                         {"valid_min_count", c.valid_min_count},
+                         {"valid_max_count", c.valid_max_count},
+                         {"counts", c.counts},
                          {"min_count", c.min_count},
                          {"max_count", c.max_count}});
+        }
         for (const crossover& c : find_crossovers(fits))
             x.push_back({{"phase", c.write ? "write" : "read"},
                          {"faster_below", c.small},
                          {"faster_above", c.large},
                          {"count", number(c.count)}});
-        j["cost_model"] = {{"fits", f}, {"crossovers", x}};
+        j["cost_model"] = {{"tolerance", cost_model_tolerance}, {"fits", f}, {"crossovers", x}};
     }
     return j;
 }

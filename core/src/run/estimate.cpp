@@ -1,6 +1,7 @@
 // Plan's estimates (estimate.hpp).
 #include "run/estimate.hpp"
 
+#include "results/cost_model.hpp"
 #include "results/figures.hpp"
 #include "results/stats.hpp"
 #include "study/fields.hpp"
@@ -75,15 +76,46 @@ bool same_run_params(const run_params& a, const run_params& b) {
     return true;
 }
 
-double case_seconds(const case_result& r, const run_params& p, double scale) {
-    const std::vector<double> w = write_times(r), rd = read_times(r);
-    if (w.empty() || rd.empty()) return not_a_number;
-    const double per = (summarize(w).median + summarize(rd).median) * scale;
+// The run time of a case whose repetition takes `per` seconds.
+double case_seconds(double per, const run_params& p) {
+    if (!std::isfinite(per)) return not_a_number;
     double reps = p.repeat;
     if (per > 0) reps = std::max(reps, std::ceil(p.min_time / per));
     double warm = p.warmup;
     if (per > 0) warm = std::max(warm, std::ceil(p.warmup_time / per));
     return (reps + warm) * per;
+}
+
+double case_seconds(const case_result& r, const run_params& p, double scale) {
+    const std::vector<double> w = write_times(r), rd = read_times(r);
+    if (w.empty() || rd.empty()) return not_a_number;
+    return case_seconds((summarize(w).median + summarize(rd).median) * scale, p);
+}
+
+// `r` and `c` are the same format and setting but for the count.
+bool comparable(const case_result& r, const case_spec& c) {
+    return r.status == case_status::ok && r.spec.format.label == c.format.label &&
+           r.spec.format.plugin == c.format.plugin && r.spec.dataset.type == c.dataset.type &&
+           same_run_params(r.spec.params, c.params);
+}
+
+// One repetition of `c` (write + read) from the linear cost-model fits of
+// its group in `earlier`, when its count is within model_reach of both
+// phases' valid ranges.
+std::optional<double> model_repetition_s(const case_spec& c, const std::vector<case_result>& earlier,
+                                         const std::vector<cost_fit>& fits) {
+    const auto n = static_cast<double>(c.dataset.count);
+    std::optional<double> write, read;
+    for (const cost_fit& f : fits) {
+        if (!f.linear || !comparable(earlier[f.first_case], c)) continue;
+        if (n < static_cast<double>(f.valid_min_count) / model_reach ||
+            n > static_cast<double>(f.valid_max_count) * model_reach)
+            continue;
+        auto& phase = f.write ? write : read;
+        if (!phase) phase = f.fit.a + f.fit.b * n;
+    }
+    if (!write || !read) return std::nullopt;
+    return *write + *read;
 }
 
 } // namespace
@@ -102,7 +134,7 @@ std::uint64_t file_size_bound(const case_spec& c, const plugin* p) {
 }
 
 std::optional<double> estimate_seconds(const case_spec& c, const std::vector<case_result>& earlier,
-                                       std::string* source) {
+                                       std::string* source, const std::vector<cost_fit>* fits) {
     for (const case_result& r : earlier)
         if (r.spec.key == c.key && r.status == case_status::ok) {
             const double s = case_seconds(r, c.params, 1.0);
@@ -110,13 +142,17 @@ std::optional<double> estimate_seconds(const case_spec& c, const std::vector<cas
             if (source) *source = "same case";
             return s;
         }
+    if (const auto per = model_repetition_s(c, earlier, fits ? *fits : fit_cost_models(earlier))) {
+        const double s = case_seconds(*per, c.params);
+        if (!std::isnan(s)) {
+            if (source) *source = "cost model";
+            return s;
+        }
+    }
     const case_result* nearest = nullptr;
     double best = std::numeric_limits<double>::infinity();
     for (const case_result& r : earlier) {
-        if (r.status != case_status::ok || r.spec.format.label != c.format.label ||
-            r.spec.format.plugin != c.format.plugin || r.spec.dataset.type != c.dataset.type ||
-            r.spec.dataset.count == 0 || !same_run_params(r.spec.params, c.params))
-            continue;
+        if (!comparable(r, c) || r.spec.dataset.count == 0) continue;
         const double distance =
             std::fabs(std::log(static_cast<double>(r.spec.dataset.count) /
                                static_cast<double>(std::max<std::uint64_t>(1, c.dataset.count))));

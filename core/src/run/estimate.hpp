@@ -8,6 +8,7 @@
 #pragma once
 
 #include "host/registry.hpp"
+#include "results/cost_model.hpp"
 #include "results/result.hpp"
 
 #include <cstdint>
@@ -29,14 +30,23 @@ namespace formatbench {
 // `p` may be null (plugin unknown: the last rule).
 std::uint64_t file_size_bound(const case_spec& c, const plugin* p);
 
+// A cost-model fit predicts counts up to this factor outside its valid range.
+inline constexpr double model_reach = 2;
+
 // The run time of `c` from the cases of an earlier run: the case with the
-// same key, else the case of the same format label and run parameters
-// (chunk, cache, ...) whose count is nearest, its times scaled by the ratio
-// of counts. Time = (warm-up + repetitions) x (median write + median read),
+// same key (`source` "same case"); else, from the earlier run's cost model
+// (results/cost_model.hpp) of the same format label, dtype and run
+// parameters (chunk, cache, ...), fixed + per value x count per phase, when
+// both phases have a linear fit whose valid range reaches c's count within
+// a factor model_reach ("cost model"); else the case of that format and
+// setting whose count is nearest, its times scaled by the ratio of counts
+// ("scaled from count N"). Time = (warm-up + repetitions) x (median write + median read),
 // repetitions = max(repeat, min_time / (write + read)): data generation,
 // verification and process start-up are not counted.
+// `fits`: fit_cost_models(earlier), when the caller keeps it for many cases.
 std::optional<double> estimate_seconds(const case_spec& c, const std::vector<case_result>& earlier,
-                                       std::string* source = nullptr);
+                                       std::string* source = nullptr,
+                                       const std::vector<cost_fit>* fits = nullptr);
 
 // The folder a run writes its data files in: the study's directory, else
 // $TMPDIR (or /tmp), where the run makes a fresh folder (file_ops.hpp).
