@@ -133,6 +133,34 @@ frames = [p.split("\033[K")[0] for p in text.split("\r")]
 assert sum(" | finishing | " in f for f in frames) == 4, [f for f in frames if f.startswith("[")]
 assert not any("repetition 4" in f for f in frames)
 PY
+# The phase a repetition is in: each write of this plugin takes 2 s, so
+# the once-a-second redraw lands inside the warm-up's write and each
+# recorded one. The frames say "warm-up", then "repetition 1/2 writing" and
+# "repetition 2/2 writing", in that order; --progress lines never does.
+cat > slow.yaml <<'YAML'
+name: slow-writes
+defaults: {repeat: 2, warmup: 1}
+datasets: [{dtype: f64, count: 1000}]
+formats: [{plugin: misbehave, options: {slow_opens: 100, slow_ms: 2000}}]
+YAML
+in_pty pty-phase.txt "COLUMNS=200 NO_COLOR=1 $FB --plugin-path $FB_TEST_PLUGINS run slow.yaml --progress bar"
+$PY - pty-phase.txt <<'PY' || fail "bar: the repetition's phase (warm-up, writing) is not shown in order"
+import re, sys
+text = open(sys.argv[1], encoding="utf-8", newline="").read()
+frames = [p.split("\033[K")[0] for p in text.split("\r") if p.startswith("[1/1]")]
+said = []
+for f in frames:
+    # (after 5 s: "repetition 2/2 writing, case still running after 5.0 s")
+    m = re.search(r" \| (warm-up|repetition [12]/2 (?:writing|reading|verifying|warm-up))(?: \| |, )", f)
+    if m and (not said or said[-1] != m.group(1)):
+        said.append(m.group(1))
+print("bar phases:", said)
+writes = [s for s in said if s.endswith("writing")]
+assert "warm-up" in said and writes == ["repetition 1/2 writing", "repetition 2/2 writing"], said
+assert said.index("warm-up") < said.index("repetition 1/2 writing"), said
+PY
+in_pty pty-phase-lines.txt "NO_COLOR=1 $FB --plugin-path $FB_TEST_PLUGINS run slow.yaml --progress lines"
+! grep -q 'writing' pty-phase-lines.txt || { cat -v pty-phase-lines.txt; fail "--progress lines: a phase was shown"; }
 in_pty pty-lines.txt "NO_COLOR=1 $FB run s.yaml --progress lines"
 ! grep -q $'\033\\[K' pty-lines.txt || fail "--progress lines on a terminal: a bar was drawn"
 

@@ -21,6 +21,8 @@ layout_probe.js measures every chart as laid out, and this script checks:
     look the same (compared at full size: scaled text moves by a fraction of
     a pixel with the font's hinting);
   - in print, every figure avoids page breaks inside it;
+  - the first chart's top is above the first table's top (the page leads
+    with its charts; the tables come after them);
   - with --svg-dir, each standalone SVG file opened on its own has every text
     exactly where the same chart has it in the page, and passes the checks
     above.
@@ -91,6 +93,12 @@ def check_mode(name, data, wide, printing, min_charts):
     check(page["scroll_width"] <= page["client_width"],
           f"{name}: the page scrolls sideways ({page['scroll_width']} > {page['client_width']} px)")
     check(page["print"] == printing, f"{name}: print media is {page['print']}")
+    # The page leads with the answer: the first chart is laid out above the
+    # first table (the tables come after the charts).
+    if charts and page["first_table_top"] is not None:
+        top = min(c["page_top"] for c in charts)
+        check(top < page["first_table_top"], f"{name}: the first chart's top ({top:.0f} px) is not above the "
+                                              f"first table's ({page['first_table_top']:.0f} px)")
     for c in charts:
         cid, (left, _, right, _) = c["id"], c["rect"]
         vw = c["view"][0]

@@ -14,6 +14,12 @@
       content_left: bodyRect.left + parseFloat(bodyStyle.paddingLeft),
       content_right: bodyRect.right - parseFloat(bodyStyle.paddingRight),
       print: matchMedia("print").matches,
+      // Tops in page coordinates (px from the top of the document): where
+      // the first table starts (null without one); the charts' are below.
+      first_table_top: (() => {
+        const t = document.querySelector("table");
+        return t ? t.getBoundingClientRect().top + window.scrollY : null;
+      })(),
     },
     charts: [],
   };
@@ -37,6 +43,7 @@
     out.charts.push({
       id: svg.dataset.chart,
       rect: [r.left, r.top, r.right, r.bottom],
+      page_top: r.top + window.scrollY,
       view: [svg.viewBox.baseVal.width, svg.viewBox.baseVal.height],
       figure_break_inside: figure ? getComputedStyle(figure).breakInside : "",
       ...measure(svg),

@@ -1,7 +1,8 @@
 // Tests of the HTML report and the SVG writer: XML escaping, and a report of
 // two synthetic records (a count sweep, a swept numeric option, a baseline,
 // awkward labels) checked by check_report.py with python3's XML parser
-// against the JSON records it was made from.
+// against the JSON records it was made from; the order of the page (the
+// charts first, the tables after them).
 #include "report/html.hpp"
 #include "report/svg.hpp"
 #include "results/json.hpp"
@@ -110,6 +111,46 @@ TEST(HtmlReport, ParsesAsXmlAndMatchesTheRecords) {
     fs::remove_all(dir);
 }
 
+// The page leads with the answer: links, then per data set its heading and
+// its charts; the sweeps; then the tables and the context.
+TEST(HtmlReport, LeadsWithTheChartsAndEndsWithTheTables) {
+    const html_report r = render_html_report({{"one.json", sample_record(1.0, "h")}}, "");
+    const std::string& h = r.html;
+    auto at = [&](const std::string& s) {
+        const std::size_t p = h.find(s);
+        EXPECT_NE(p, std::string::npos) << s;
+        return p;
+    };
+    const std::size_t first_figure = at("<figure"), first_table = at("<table"),
+                      last_figure = h.rfind("</figure>");
+    EXPECT_LT(first_figure, first_table);
+    EXPECT_LT(last_figure, first_table) << "every chart before the first table";
+    const std::size_t link = at("<a href=\"#dataset-f64-uniform-1e3\">"),
+                      head_1e3 = at("<h2 id=\"dataset-f64-uniform-1e3\">Data set f64-uniform-1e3</h2>"),
+                      chart_1e3 = at("data-chart=\"throughput-write-f64-uniform-1e3\""),
+                      head_1e5 = at("<h2 id=\"dataset-f64-uniform-1e5\">Data set f64-uniform-1e5</h2>"),
+                      chart_1e5 = at("data-chart=\"throughput-write-f64-uniform-1e5\""),
+                      sweeps = at("<h2 id=\"sweeps\">"), tables = at("<h2 id=\"summary\">"),
+                      table_1e3 = at("<p id=\"tables-f64-uniform-1e3\">"),
+                      context = at("<h2 id=\"context\">");
+    EXPECT_LT(link, first_figure);
+    EXPECT_LT(at("<a href=\"#summary\">"), first_figure);
+    EXPECT_LT(head_1e3, first_figure);
+    EXPECT_EQ(first_figure, h.rfind("<figure", chart_1e3)) << "the first chart is the 1e3 write throughput";
+    EXPECT_LT(chart_1e3, head_1e5);
+    EXPECT_LT(head_1e5, chart_1e5);
+    EXPECT_LT(chart_1e5, sweeps);
+    EXPECT_LT(last_figure, tables);
+    EXPECT_LT(tables, table_1e3);
+    EXPECT_LT(table_1e3, first_table);
+    EXPECT_LT(first_table, context);
+    EXPECT_LT(h.rfind("</table>"), context);
+    // From the data set to its table and back.
+    EXPECT_LT(h.find("<a href=\"#tables-f64-uniform-1e3\">"), chart_1e3);
+    EXPECT_GT(h.find("<a href=\"#dataset-f64-uniform-1e3\">charts</a>"), tables);
+    EXPECT_NE(h.find("p.verdict {"), std::string::npos) << "the verdict's style";
+}
+
 TEST(HtmlReport, SingleRecordWithAFailedCase) {
     study_result a = sample_record(1.0, "h");
     a.cases[1].status = case_status::crashed;
@@ -118,6 +159,9 @@ TEST(HtmlReport, SingleRecordWithAFailedCase) {
     const html_report r = render_html_report({{"one.json", a}}, "My <title>");
     EXPECT_NE(r.html.find("<title>My &lt;title&gt;</title>"), std::string::npos);
     EXPECT_NE(r.html.find("signal 11 &lt;SEGV&gt;"), std::string::npos);
+    // Said in its data set's section, before the charts.
+    EXPECT_LT(r.html.find("<h2 id=\"dataset-f64-uniform-1e3\">"), r.html.find("signal 11 &lt;SEGV&gt;"));
+    EXPECT_LT(r.html.find("signal 11 &lt;SEGV&gt;"), r.html.find("<figure"));
     const fs::path dir = fs::temp_directory_path() / ("fb-html-test1-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     write_text(dir / "one.json", to_json(a).dump());

@@ -2,7 +2,9 @@
 // the in-process executor, the runner): the read: view path verifies the
 // payload in place, in memory and streamed chunk by chunk; a view with wrong
 // bytes fails the case; a read that delivers nothing is caught however the
-// buffer looked before; streamed and in-memory cases write the same bytes.
+// buffer looked before; streamed and in-memory cases write the same bytes;
+// the phases a case announces reach the observers in order, from this
+// process and from a forked worker.
 #include "host/registry.hpp"
 #include "run/data.hpp"
 #include "run/executor.hpp"
@@ -50,6 +52,47 @@ fb::case_result run_case(const fb::case_spec& c, std::uint64_t in_memory_bytes, 
     if (dir.empty()) std::filesystem::remove_all(where);
     EXPECT_EQ(outcome.result.cases.size(), 1u);
     return outcome.result.cases.empty() ? fb::case_result{} : outcome.result.cases[0];
+}
+
+// Records each phase an observer hears, as "PHASE REPETITION".
+struct phase_recorder final : fb::observer {
+    std::vector<std::string>* seen;
+    explicit phase_recorder(std::vector<std::string>* s) : seen(s) {}
+    std::string name() const override { return "phases"; }
+    void phase_started(const fb::case_spec&, fb::run_phase p, std::size_t repetition) override {
+        const char* names[] = {"warm-up", "write", "read", "verify"};
+        seen->push_back(std::string(names[static_cast<int>(p)]) + " " + std::to_string(repetition));
+    }
+    void repetition_done(const fb::case_result& r) override {
+        seen->push_back("done " + std::to_string(r.samples.size()));
+    }
+};
+
+// The phases one case announces, run in this process or in a forked worker.
+std::vector<std::string> phases_of(const fb::case_spec& c, std::uint64_t in_memory_bytes, bool forked) {
+    const std::string where =
+        (std::filesystem::temp_directory_path() / ("fb_phases_" + std::to_string(::getpid()))).string();
+    std::filesystem::create_directories(where);
+    fb::case_environment env;
+    env.plugins = &test_registry();
+    env.directory = where;
+    env.in_memory_bytes = in_memory_bytes;
+    auto ex = forked ? fb::make_forked_executor(env) : fb::make_in_process_executor(env);
+    fb::study_result run;
+    run.spec.cases = {c};
+    run.spec.cases[0].index = 0;
+    std::vector<std::string> seen;
+    fb::observer_list observers;
+    observers.add(std::make_unique<phase_recorder>(&seen));
+    fb::runner_options o;
+    o.in_memory_bytes = in_memory_bytes;
+    auto outcome = fb::run_cases(run, *ex, observers, o);
+    std::filesystem::remove_all(where);
+    EXPECT_EQ(outcome.result.cases.size(), 1u);
+    if (!outcome.result.cases.empty()) {
+        EXPECT_EQ(outcome.result.cases[0].status, fb::case_status::ok) << outcome.result.cases[0].error;
+    }
+    return seen;
 }
 
 // Runs the one case of a study text with the given in-memory limit.
@@ -148,5 +191,26 @@ TEST(case_runner, a_read_that_delivers_nothing_fails_the_case) {
         EXPECT_EQ(r.status, fb::case_status::failed) << r.error;
         EXPECT_EQ(r.verify.compared, 5000u);
         EXPECT_GT(r.verify.mismatches, 0u);
+    }
+}
+
+// The case runner's phases reach the observers in the order they run, from
+// this process and over a forked worker's pipe: a warm-up, then per
+// recorded repetition write, read and (when the data is compared after the
+// read, in memory) verify; a streamed read compares chunk by chunk and
+// announces no verify.
+TEST(case_runner, announces_its_phases_in_order_in_process_and_forked) {
+    auto s = fb::load_study_text(
+        "datasets: [{count: 100000}]\nformats: [raw]\ndefaults: {repeat: 2, warmup: 1, chunk: 64KiB}\n",
+        "<t>");
+    ASSERT_EQ(s.cases.size(), 1u);
+    const std::vector<std::string> in_memory = {"warm-up 0", "write 0", "read 0",   "verify 0", "done 1",
+                                                "write 1",   "read 1",  "verify 1", "done 2"};
+    const std::vector<std::string> streamed = {"warm-up 0", "write 0", "read 0", "done 1",
+                                               "write 1",   "read 1",  "done 2"};
+    for (bool forked : {false, true}) {
+        SCOPED_TRACE(forked ? "forked" : "in process");
+        EXPECT_EQ(phases_of(s.cases[0], std::uint64_t{1} << 30, forked), in_memory);
+        EXPECT_EQ(phases_of(s.cases[0], std::uint64_t{64} << 10, forked), streamed); // 800 KB > 64 KiB
     }
 }

@@ -73,11 +73,24 @@ std::size_t count(const strings& trace, const std::string& line) {
     return static_cast<std::size_t>(std::count(trace.begin(), trace.end(), line));
 }
 
-// An observer that records what it is told, and can be made to throw.
+const char* phase_name(fb::run_phase p) {
+    switch (p) {
+    case fb::run_phase::warm_up: return "warm-up";
+    case fb::run_phase::write: return "write";
+    case fb::run_phase::read: return "read";
+    case fb::run_phase::verify: return "verify";
+    }
+    return "?";
+}
+
+// An observer that records what it is told, and can be made to throw; with
+// `phases`, also each phase as "phase CASE PHASE REPETITION".
 struct recorder final : fb::observer {
     strings* log;
     std::string fail_on;
-    explicit recorder(strings* l, std::string f = "") : log(l), fail_on(std::move(f)) {}
+    bool phases = false;
+    explicit recorder(strings* l, std::string f = "", bool p = false)
+        : log(l), fail_on(std::move(f)), phases(p) {}
     std::string name() const override { return "recorder"; }
     void note(const std::string& what) {
         log->push_back(what);
@@ -87,6 +100,10 @@ struct recorder final : fb::observer {
         note("begin " + std::to_string(to_run) + " " + std::to_string(resumed));
     }
     void case_started(const fb::case_spec& c) override { note("started " + std::to_string(c.index)); }
+    void phase_started(const fb::case_spec& c, fb::run_phase p, std::size_t repetition) override {
+        if (phases)
+            note("phase " + std::to_string(c.index) + " " + phase_name(p) + " " + std::to_string(repetition));
+    }
     void repetition_done(const fb::case_result& r) override {
         note("repetition " + std::to_string(r.spec.index) + " " + std::to_string(r.samples.size()));
     }
@@ -430,6 +447,39 @@ TEST(runner, observers_hear_every_step_and_a_failing_one_loses_nothing) {
     ASSERT_EQ(out.output_errors.size(), 1u);
     EXPECT_EQ(out.output_errors[0], "recorder: disk full");
     EXPECT_EQ(out.result.cases.size(), 2u);
+}
+
+// The phases a session announces reach the observers between case_started
+// and repetition_done, named by the case whose step runs and the index of
+// its recorded repetition: a warm-up per unrecorded repetition, then write,
+// read and verify per recorded one.
+TEST(runner, observers_hear_each_phase_in_order) {
+    fb::mock_executor ex;
+    strings seen;
+    fb::observer_list observers;
+    observers.add(std::make_unique<recorder>(&seen, "", true));
+    fb::study_result r;
+    r.spec = study_of(1, 2, 2);
+    fb::run_cases(r, ex, observers, {});
+    EXPECT_EQ(seen,
+              (strings{"begin 1 0", "started 0", "phase 0 warm-up 0", "phase 0 warm-up 0", "phase 0 write 0",
+                       "phase 0 read 0", "phase 0 verify 0", "repetition 0 1", "phase 0 write 1",
+                       "phase 0 read 1", "phase 0 verify 1", "repetition 0 2", "finished 0 ok", "end 1"}));
+
+    // Interleaved: each case's warm-up as it starts, then a re-warm before
+    // each recorded repetition that follows another case's, counted as the
+    // repetition it precedes.
+    seen.clear();
+    r.spec = study_of(2, 2, 1, fb::schedule_mode::interleave);
+    fb::run_cases(r, ex, observers, {});
+    EXPECT_EQ(seen,
+              (strings{"begin 2 0",         "started 0",         "phase 0 warm-up 0", "started 1",
+                       "phase 1 warm-up 0", "phase 0 warm-up 0", "phase 0 write 0",   "phase 0 read 0",
+                       "phase 0 verify 0",  "repetition 0 1",    "phase 1 warm-up 0", "phase 1 write 0",
+                       "phase 1 read 0",    "phase 1 verify 0",  "repetition 1 1",    "phase 0 warm-up 1",
+                       "phase 0 write 1",   "phase 0 read 1",    "phase 0 verify 1",  "repetition 0 2",
+                       "finished 0 ok",     "phase 1 warm-up 1", "phase 1 write 1",   "phase 1 read 1",
+                       "phase 1 verify 1",  "repetition 1 2",    "finished 1 ok",     "end 2"}));
 }
 
 TEST(schedule, batches_fit_the_memory_budget) {

@@ -12,12 +12,18 @@
 //    parameter per family of cases that differ only in it, drawn as small
 //    multiples: one chart per facet and phase, the facets of a parameter
 //    on shared axes.
+// The page leads with the answer: a line of links, then per data set its
+// heading, its verdict (a sentence per line, report/verdict.hpp) and its
+// charts; then the sweeps and the MPI scaling charts; the full tables (the
+// console's summary, plugin metrics, cost model) and each record's context
+// come last, linked from the top and from each data set.
 // Charts are laid out side by side in rows (two on a 1200 px page) and
 // scale down to narrower pages; the print style sheet keeps each chart on
 // one page and the text black on white.
 // Output is XHTML-compatible (every element closed, text escaped), so an XML
 // parser reads it; the tests do exactly that.
 #include "report/html.hpp"
+#include "report/verdict.hpp"
 #include "report/rank_scaling.hpp"
 
 #include "report/svg.hpp"
@@ -52,6 +58,9 @@ dl.context dt { font-weight: bold; } dl.context dd { margin: 0; }
 figure { margin: 0; max-width: 100%; } figcaption { font-size: 0.85em; color: #555; max-width: 560px; }
 svg.chart { display: block; max-width: 100%; height: auto; }
 .note { font-size: 0.85em; color: #555; } .bad { color: #a00; }
+nav.toc { font-size: 0.9em; } nav.toc a { margin-right: 0.8em; white-space: nowrap; }
+p.verdict { margin: 0.3em 0; padding: 0.25em 0.7em; border-left: 4px solid #0072B2; background: #f2f7fb; max-width: 60em; }
+p.tables-link { font-size: 0.85em; margin: 0 0 0.5em; }
 ul.legend-text { font-size: 0.85em; color: #444; }
 @media print {
   @page { margin: 15mm; }
@@ -60,6 +69,7 @@ ul.legend-text { font-size: 0.85em; color: #444; }
   figure, tr, dl.context { break-inside: avoid; page-break-inside: avoid; }
   .charts { gap: 0.8em 16px; }
   .note, figcaption, ul.legend-text { color: #000; }
+  p.verdict { background: #fff; break-inside: avoid; page-break-inside: avoid; }
   th { background: #fff; }
   .table-box { overflow: visible; }
   table { font-size: 7pt; } th, td { padding: 0.1em 0.3em; }
@@ -206,16 +216,22 @@ public:
                          "log axes (marked on the axis).</p>\n",
                          inputs_.size(), detail::rate_unit_name(units_),
                          units_ == rate_unit::iec ? "2<sup>20</sup>" : "10<sup>6</sup>");
+        name_anchors();
+        const std::vector<sweep> found = find_sweeps_of_entries();
+        const std::vector<rank_chart> ranks = find_rank_charts();
+        contents(!found.empty(), !ranks.empty());
+        for (const std::string& d : datasets_)
+            dataset_section(d);
+        sweeps(found);
+        rank_scaling(ranks);
+        h += "<h2 id=\"summary\">Tables</h2>\n<p class=\"note\">The figures behind the charts: each "
+             "record's results table per data set (the console's), the plugins' own figures and the "
+             "cost model.</p>\n";
+        for (std::size_t f = 0; f < inputs_.size(); ++f)
+            summary(f);
         h += "<h2 id=\"context\">Context</h2>\n";
         for (const auto& in : inputs_)
             h += context_block(in);
-        h += "<h2 id=\"summary\">Summary</h2>\n";
-        for (const auto& in : inputs_)
-            summary(in);
-        for (const std::string& d : datasets_)
-            dataset_section(d);
-        sweeps();
-        rank_scaling();
         h += "</body>\n</html>\n";
         return std::move(out_);
     }
@@ -227,8 +243,46 @@ private:
     std::vector<std::string> datasets_;
     html_report out_;
     id_maker ids_;
+    std::map<std::string, std::string> dataset_anchor_;                       // data set -> id of its section
+    std::map<std::pair<std::size_t, std::string>, std::string> table_anchor_; // (record, data set) -> id
+    std::vector<sweep_case> sweep_cases_;
 
     bool several() const { return inputs_.size() > 1; }
+
+    // The ids the links point to, made before any chart's (their prefixes
+    // differ from the charts', so no chart id changes).
+    void name_anchors() {
+        for (const std::string& d : datasets_)
+            dataset_anchor_[d] = ids_.make("dataset-" + d);
+        for (std::size_t f = 0; f < inputs_.size(); ++f)
+            for (const dataset_group& g : group_by_dataset(inputs_[f].result.cases))
+                table_anchor_[{f, g.dataset->name}] =
+                    ids_.make(several() ? fmt::format("tables-{}-{}", f + 1, g.dataset->name)
+                                        : "tables-" + g.dataset->name);
+    }
+
+    // A line of links at the top: each data set's charts, the sweeps, the
+    // scaling over ranks, then the tables and the context at the end.
+    void contents(bool with_sweeps, bool with_ranks) {
+        std::string& h = out_.html;
+        h += "<nav class=\"toc\"><p>";
+        for (const std::string& d : datasets_)
+            h += fmt::format("<a href=\"#{}\">Data set {}</a> ", escape(dataset_anchor_.at(d)), escape(d));
+        if (with_sweeps) h += "<a href=\"#sweeps\">Sweeps</a> ";
+        if (with_ranks) h += "<a href=\"#ranks\">Scaling over MPI ranks</a> ";
+        h += "<a href=\"#summary\">Tables</a> <a href=\"#context\">Context</a></p></nav>\n";
+    }
+
+    // The data set's answer in words, above its charts: a <p class="verdict">
+    // per sentence (fastest to write and to read, by how much against the
+    // baseline and the runner-up, with its 95% interval and significance),
+    // each led by the record's name when there are several.
+    void verdict_paragraph(const study_result& r, const dataset_group& g, const std::string& record) {
+        const std::vector<std::string> lines = detail::verdict_lines(r, g);
+        for (const std::string& l : lines)
+            out_.html += "<p class=\"verdict\">" + (record.empty() ? "" : "<b>" + escape(record) + "</b>: ") +
+                         escape(l) + "</p>\n";
+    }
 
     // A chart in the current row of charts (open_charts .. close_charts).
     void figure(const std::string& svg_text, const std::string& id, const std::string& caption) {
@@ -239,7 +293,8 @@ private:
     }
     void open_charts() { out_.html += "<div class=\"charts\">\n"; }
     void close_charts() { out_.html += "</div>\n"; }
-    void summary(const report_input& in) {
+    void summary(std::size_t f) {
+        const report_input& in = inputs_[f];
         std::string& h = out_.html;
         if (several()) h += fmt::format("<h3>{}</h3>\n", escape(in.name));
         if (in.result.cases.empty()) {
@@ -247,19 +302,15 @@ private:
             return;
         }
         for (const dataset_group& g : group_by_dataset(in.result.cases)) {
-            h += fmt::format("<p><b>{}</b>: {}</p>\n", escape(g.dataset->name),
-                             escape(detail::describe_dataset(*g.dataset, g.cases.front()->payload_bytes)));
+            h += fmt::format("<p id=\"{}\"><b>{}</b>: {} (<a href=\"#{}\">charts</a>)</p>\n",
+                             escape(table_anchor_.at({f, g.dataset->name})), escape(g.dataset->name),
+                             escape(detail::describe_dataset(*g.dataset, g.cases.front()->payload_bytes)),
+                             escape(dataset_anchor_.at(g.dataset->name)));
             const detail::results_table t = detail::dataset_table(in.result, g, units_);
             h += html_table(t);
             if (const detail::results_table m = detail::metrics_table(g); !m.rows.empty()) {
                 h += "<p class=\"note\">The plugins' own figures (median per repetition):</p>\n";
                 h += html_table(m);
-            }
-            if (!t.failures.empty()) {
-                h += "<ul class=\"bad\">\n";
-                for (const auto& f : t.failures)
-                    h += "<li>" + escape(f) + "</li>\n";
-                h += "</ul>\n";
             }
         }
         if (const auto fits = fit_cost_models(in.result.cases); !fits.empty()) {
@@ -291,10 +342,27 @@ private:
         std::vector<std::string> rows;
         for (const entry* e : es)
             if (std::find(rows.begin(), rows.end(), e->row) == rows.end()) rows.push_back(e->row);
-        out_.html += fmt::format("<h2>Data set {}</h2>\n", escape(d));
+        out_.html +=
+            fmt::format("<h2 id=\"{}\">Data set {}</h2>\n", escape(dataset_anchor_.at(d)), escape(d));
         out_.html += fmt::format(
             "<p>{}</p>\n",
             escape(detail::describe_dataset(es.front()->c->spec.dataset, es.front()->c->payload_bytes)));
+        // Each record's verdict, then the cases that did not end ok (they
+        // have no bar), then links to the record's tables of this data set.
+        std::string links, failed;
+        for (std::size_t f = 0; f < inputs_.size(); ++f)
+            for (const dataset_group& g : group_by_dataset(inputs_[f].result.cases)) {
+                if (g.dataset->name != d) continue;
+                const std::string record = several() ? inputs_[f].name : "";
+                verdict_paragraph(inputs_[f].result, g, record);
+                for (const std::string& l : detail::dataset_table(inputs_[f].result, g, units_).failures)
+                    failed += "<li>" + escape(record.empty() ? l : record + ": " + l) + "</li>\n";
+                links += fmt::format("{}<a href=\"#{}\">{}</a>", links.empty() ? "" : ", ",
+                                     escape(table_anchor_.at({f, d})),
+                                     escape(record.empty() ? "results table" : record));
+            }
+        if (!failed.empty()) out_.html += "<ul class=\"bad\">\n" + failed + "</ul>\n";
+        out_.html += "<p class=\"tables-link\">Figures in the tables: " + links + "</p>\n";
         open_charts();
         auto row_of = [&](const entry* e) {
             return static_cast<std::size_t>(std::find(rows.begin(), rows.end(), e->row) - rows.begin());
@@ -441,15 +509,18 @@ private:
         }
     }
 
-    void sweeps() {
-        std::vector<sweep_case> cases;
+    // The sweeps' points refer to sweep_cases_, which lives as long as the builder.
+    std::vector<sweep> find_sweeps_of_entries() {
         for (const entry& e : entries_)
             if (e.c->status == case_status::ok && !e.c->samples.empty())
-                cases.push_back({e.file_index, e.c, e.row});
+                sweep_cases_.push_back({e.file_index, e.c, e.row});
         std::vector<std::string> names;
         for (const auto& in : inputs_)
             names.push_back(in.name);
-        const std::vector<sweep> found = find_sweeps(cases, names);
+        return find_sweeps(sweep_cases_, names);
+    }
+
+    void sweeps(const std::vector<sweep>& found) {
         if (found.empty()) return;
         out_.html += fmt::format(
             "<h2 id=\"sweeps\">Sweeps</h2>\n<p class=\"note\">For each swept parameter, the median time "
@@ -514,13 +585,16 @@ private:
 
     // Records of different MPI rank counts (docs/mpi.md): aggregate
     // bandwidth against ranks, one line per case the records share.
-    void rank_scaling() {
+    std::vector<rank_chart> find_rank_charts() const {
         std::vector<rank_record> records(inputs_.size());
         for (std::size_t f = 0; f < inputs_.size(); ++f)
             records[f].ranks = inputs_[f].result.context.ranks;
         for (const entry& e : entries_)
             records[e.file_index].cases.emplace_back(e.c, e.row);
-        const std::vector<rank_chart> charts = find_rank_scaling(records);
+        return find_rank_scaling(records);
+    }
+
+    void rank_scaling(const std::vector<rank_chart>& charts) {
         if (charts.empty()) return;
         out_.html +=
             "<h2 id=\"ranks\">Scaling over MPI ranks</h2>\n<p class=\"note\">Aggregate throughput (the "

@@ -1,11 +1,12 @@
 // The self-contained HTML report (`formatbench report`): one XHTML-compatible
 // file with inline CSS (screen and print) and inline SVG charts (svg.hpp), no
-// script, no network resource. For one or more results records it shows
-// each record's context, the summary tables, throughput bars with min..max
-// whiskers, speed-ups against the baseline, size ratio vs throughput with
-// the Pareto front (a chart per record), and for every swept numeric
-// parameter small multiples of time against it (sweeps.hpp). Several
-// records are shown side by side as one series per record.
+// script, no network resource. For one or more results records it shows,
+// answer first: per data set a verdict and its charts (throughput bars with
+// min..max whiskers, speed-ups against the baseline, size ratio vs
+// throughput with the Pareto front, a chart per record), for every swept
+// numeric parameter small multiples of time against it (sweeps.hpp), then
+// the summary tables and each record's context. Several records are shown
+// side by side as one series per record.
 #pragma once
 
 #include "report/units.hpp"

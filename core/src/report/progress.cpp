@@ -1,6 +1,7 @@
 // Progress output (progress.hpp). In bar mode a small thread owned by the
 // observer redraws the status line once a second, so a long repetition still
-// shows its time going up; every observer call and the thread take one mutex.
+// shows its time going up and the phase it is in (writing, reading, ...);
+// every observer call and the thread take one mutex.
 // The line is cleared when the run ends (before the console table prints,
 // also after SIGINT: the run then ends normally) and when the observer is
 // destroyed (a run that threw).
@@ -119,12 +120,27 @@ public:
         draw();
     }
 
+    // Only noted: the status line shows it at its next redraw (the tick,
+    // at least once a second), so the runner's process does not draw on the
+    // terminal as a timed phase of a forked worker starts.
+    void phase_started(const case_spec& c, run_phase phase, std::size_t repetition) override {
+        if (options_.mode != progress_mode::bar) return;
+        std::lock_guard lock(mutex_);
+        if (auto a = active_.find(c.index); a != active_.end()) {
+            a->second.phase = phase;
+            a->second.phase_repetition = repetition;
+            a->second.in_phase = true;
+        }
+        shown_ = c.index;
+    }
+
     void repetition_done(const case_result& so_far) override {
         std::lock_guard lock(mutex_);
         const std::size_t i = so_far.spec.index;
         busy_[i] += take_interval(); // the runner just ran this case's repetition
         started_last_.reset();
         auto a = active_.find(i);
+        if (a != active_.end()) a->second.in_phase = false; // until the next one begins
         if (a != active_.end() && !so_far.samples.empty()) {
             // The runner's rule (run/runner.cpp): a case ends once it has
             // `repeat` samples and `min_time` of recorded write+read. One
@@ -181,6 +197,9 @@ private:
         unsigned repeat = 0;    // recorded repetitions asked for (at least)
         double recorded_s = 0;  // write + read wall time of its samples
         bool finishing = false; // enough samples: the case is ending (clean-up)
+        bool in_phase = false;  // a phase was announced since the last repetition ended
+        run_phase phase = run_phase::warm_up;
+        std::size_t phase_repetition = 0; // its recorded repetition's index (0-based)
     };
 
     // Seconds since the last event, which is now; the caller holds the mutex.
@@ -189,6 +208,30 @@ private:
         const double s = std::chrono::duration<double>(now - last_event_).count();
         last_event_ = now;
         return s;
+    }
+
+    // Where a case is: "set-up and warm-up" before its first phase,
+    // "warm-up", "repetition 3/5 writing" (reading, verifying; warm-up for a
+    // re-warm), "repetition 3/5" between phases, "finishing" after the last.
+    static std::string where(const active_case& c) {
+        if (c.finishing) return "finishing";
+        if (c.in_phase && c.phase == run_phase::warm_up && c.phase_repetition == 0) return "warm-up";
+        const std::size_t r = (c.in_phase ? c.phase_repetition : c.reps) + 1;
+        if (!c.in_phase && c.reps == 0) return "set-up and warm-up";
+        std::string out =
+            fmt::format("repetition {}{}", r, r <= c.repeat ? fmt::format("/{}", c.repeat) : "");
+        if (c.in_phase) out += fmt::format(" {}", phase_word(c.phase));
+        return out;
+    }
+
+    static const char* phase_word(run_phase p) {
+        switch (p) {
+        case run_phase::warm_up: return "warm-up";
+        case run_phase::write: return "writing";
+        case run_phase::read: return "reading";
+        case run_phase::verify: return "verifying";
+        }
+        return "";
     }
 
     std::string counter(std::size_t index) const {
@@ -228,10 +271,7 @@ private:
         if (a != active_.end()) {
             const active_case& c = a->second;
             label = escape_line(c.label);
-            phase = c.finishing   ? std::string("finishing")
-                    : c.reps == 0 ? std::string("set-up and warm-up")
-                                  : fmt::format("repetition {}{}", c.reps + 1,
-                                                c.reps + 1 <= c.repeat ? fmt::format("/{}", c.repeat) : "");
+            phase = where(c);
             const double running = seconds_since(c.started);
             if (running > slow_case_s)
                 phase = fmt::format("{}, case still running after {}", phase, format_span(running));

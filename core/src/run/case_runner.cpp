@@ -72,18 +72,27 @@ case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_s
 void case_runner::warm_up(warm_kind kind) {
     double spent = 0;
     for (unsigned i = 0; warm_up_continues(kind, i, spent, spec_.params); ++i) {
+        announce(run_phase::warm_up);
         verification scratch;
-        const repetition rep = run_repetition(scratch);
+        const repetition rep = phases(scratch, false);
         spent += rep.write.wall_s + rep.read.wall_s;
     }
 }
 
 repetition case_runner::run_repetition(verification& v) {
+    return phases(v, true);
+}
+
+repetition case_runner::phases(verification& v, bool recorded) {
     repetition rep;
     remove_previous();
+    if (recorded) announce(run_phase::write);
     rep.write = write_phase();
     rep.resident_fraction = cache_step();
+    if (recorded) announce(run_phase::read);
+    announce_verify_ = recorded; // (a phase that throws ends the case)
     rep.read = read_phase(v);
+    announce_verify_ = false;
     return rep;
 }
 
@@ -163,6 +172,7 @@ phase_sample case_runner::read_phase(verification& v) {
         in->close();
         accumulate(t, start, clock_reading::stop());
         t.metrics = in->metrics();
+        if (announce_verify_) announce(run_phase::verify);
         verify_chunk(type, expected_ ? expected_->data() : write_buf_.data(), read_buf_.data(), read_count_,
                      v);
         return t;
@@ -203,6 +213,7 @@ phase_sample case_runner::view_phase(verification& v) {
     touch_pages(data, read_count_ * esize_);
     accumulate(t, start, clock_reading::stop());
     if (in_memory_) {
+        if (announce_verify_) announce(run_phase::verify);
         verify_chunk(type, expected_ ? expected_->data() : write_buf_.data(), data, read_count_, v);
     } else {
         for (std::uint64_t first = 0; first < read_count_; first += chunk_) {

@@ -11,6 +11,7 @@
 #include "run/buffer.hpp"
 #include "run/data_source.hpp"
 #include "run/rank_plan.hpp"
+#include "run/run_phase.hpp"
 #include "run/warm_up.hpp"
 
 #include <cstdint>
@@ -47,6 +48,16 @@ public:
 
     const case_setup& setup() const noexcept { return setup_; }
 
+    // Told which phase begins (run_phase.hpp), never inside a timed region:
+    // warm_up before each unrecorded repetition; in a recorded one, write
+    // before the write phase's clock starts, read after the cache step, and
+    // verify when the data is compared after the read, its clock stopped (in
+    // memory: after close; read: view, between the view and the close; a
+    // streamed read is compared chunk by chunk between its timed reads and
+    // says nothing). Phases called one at a time (the MPI executor's) say
+    // nothing: their caller tells.
+    void listen(phase_listener l) { listener_ = std::move(l); }
+
     // Unrecorded repetitions, run and verified: the case's warm-up, or a
     // re-warm under interleave and shuffle (run/warm_up.hpp says how many).
     void warm_up(warm_kind kind = warm_kind::start);
@@ -72,6 +83,10 @@ private:
     std::unique_ptr<write_stream> open_write() const;
     std::unique_ptr<read_stream> open_read() const;
     phase_sample view_phase(verification& v);
+    repetition phases(verification& v, bool recorded);
+    void announce(run_phase p) const {
+        if (listener_) listener_(p);
+    }
     void sync();
 
     const case_spec& spec_;
@@ -89,6 +104,8 @@ private:
     std::unique_ptr<aligned_buffer> expected_;
     case_setup setup_;
     double phase_started_ = 0;
+    phase_listener listener_;
+    bool announce_verify_ = false; // inside a recorded repetition's read phase
 };
 
 // Loads one byte of every page of [p, p + n): what read: view times beyond

@@ -10,6 +10,7 @@
 #include "results/result.hpp"
 #include "run/case_runner.hpp"
 #include "run/rank_plan.hpp"
+#include "run/run_phase.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -51,6 +52,20 @@ public:
     // What the case's plugin printed to standard output or error ("" when
     // nothing, or when the executor cannot capture it).
     virtual std::string output() { return {}; }
+
+    // Hears, during start, repetition and rewarm, which phase of a
+    // repetition begins (case_runner::listen says when; a forked worker's
+    // phases arrive over its pipe). Called on the caller's thread, outside
+    // every timed region; unset: nobody hears.
+    void listen(phase_listener l) { listener_ = std::move(l); }
+
+protected:
+    void announce(run_phase p) const {
+        if (listener_) listener_(p);
+    }
+
+private:
+    phase_listener listener_;
 };
 
 class executor {

@@ -5,7 +5,11 @@
 // file, w write, c cache step, r read) and reads back one
 // length-prefixed JSON reply, waiting at most what is left of the case's
 // timeout (the time the case's own steps have taken so far counts; the time
-// it waits while an interleaved schedule runs other cases does not).
+// it waits while an interleaved schedule runs other cases does not). Before
+// the reply, a step may send phase notices (case_runner::listen): a 4-byte
+// header alone, phase_notice | the run_phase, which no reply's length can
+// be; the worker writes them outside the timed regions and the parent hands
+// them to the session's listener as they come.
 //
 // The worker runs in its own process group, so the whole group (a plugin's
 // own children included) is killed when the case ends or times out; it
@@ -48,6 +52,9 @@ using steady = std::chrono::steady_clock;
 constexpr std::size_t max_output_bytes = 64 * 1024;
 // Longest reply a worker may send (a case's JSON is far smaller).
 constexpr std::uint32_t max_reply_bytes = 64u << 20;
+// A header with these top bits is a phase notice, not a reply's length
+// (far above max_reply_bytes); its low byte is the run_phase.
+constexpr std::uint32_t phase_notice = 0xFB000000u, phase_notice_mask = 0xFF000000u;
 
 bool write_all(int fd, const void* data, std::size_t n) {
     const char* p = static_cast<const char*>(data);
@@ -88,6 +95,12 @@ json step_json(const step_result& r) {
 // The worker: answers the parent's commands until finish, then exits.
 [[noreturn]] void worker_main(const case_spec& spec, const case_environment& env, int commands, int replies) {
     local_case work(spec, env);
+    // One write of 4 bytes on the pipe (atomic, far below PIPE_BUF); the
+    // parent reads it while the worker goes on.
+    work.listen([replies](run_phase p) {
+        const std::uint32_t notice = phase_notice | static_cast<std::uint32_t>(p);
+        write_all(replies, &notice, sizeof notice);
+    });
     for (;;) {
         char command = 0;
         if (!read_all(commands, &command, 1)) ::_exit(0); // the parent is gone
@@ -324,6 +337,12 @@ private:
                 if (n <= 0) return died();
                 got += static_cast<std::size_t>(n);
                 if (got < sizeof size) continue;
+                if ((size & phase_notice_mask) == phase_notice) {
+                    const std::uint32_t p = size & ~phase_notice_mask;
+                    if (p < static_cast<std::uint32_t>(run_phase_count)) announce(static_cast<run_phase>(p));
+                    got = 0;
+                    continue;
+                }
                 if (size > max_reply_bytes) {
                     kill_worker();
                     return {case_status::failed, "the case's process sent an oversized reply"};

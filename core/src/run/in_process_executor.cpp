@@ -8,7 +8,9 @@ namespace {
 
 class in_process_session final : public case_session {
 public:
-    in_process_session(const case_spec& spec, const case_environment& env) : spec_(spec), case_(spec_, env) {}
+    in_process_session(const case_spec& spec, const case_environment& env) : spec_(spec), case_(spec_, env) {
+        case_.listen([this](run_phase p) { announce(p); });
+    }
 
     step_result start(case_setup& setup) override { return case_.start(setup); }
     step_result repetition(repetition_report& report) override { return case_.repetition(report); }

@@ -37,6 +37,7 @@ void local_case::set_up(case_setup& setup) {
     plan_ = plan_rank(spec_, env_.place, data_path(env_.directory, spec_, *plugin_));
     source_ = make_data_source(spec_.dataset, *env_.plugins, env_.in_memory_bytes);
     runner_ = std::make_unique<case_runner>(spec_, *plugin_, *source_, plan_, env_.in_memory_bytes);
+    runner_->listen(listener_);
     setup = runner_->setup();
 }
 

@@ -15,6 +15,8 @@ namespace formatbench {
 class local_case {
 public:
     local_case(const case_spec& spec, const case_environment& env);
+    // Given to the case's runner (case_runner::listen); before start.
+    void listen(phase_listener l) { listener_ = std::move(l); }
     step_result start(case_setup& setup);
     step_result repetition(repetition_report& report);
     step_result rewarm();
@@ -36,6 +38,7 @@ private:
     rank_plan plan_;
     std::unique_ptr<data_source> source_;
     std::unique_ptr<case_runner> runner_;
+    phase_listener listener_;
 };
 
 } // namespace formatbench

@@ -27,6 +27,9 @@ public:
         log("repetition");
         const std::size_t i = done_++;
         if (i == script_.fail_at) return script_.failure;
+        announce(run_phase::write);
+        announce(run_phase::read);
+        announce(run_phase::verify);
         auto pick = [&](const std::vector<double>& v) { return v.empty() ? 1e-3 : v[i % v.size()]; };
         report.rep.write.wall_s = pick(script_.write_s);
         report.rep.read.wall_s = pick(script_.read_s);
@@ -56,8 +59,10 @@ private:
         const double per = (script_.write_s.empty() ? 1e-3 : script_.write_s[0]) +
                            (script_.read_s.empty() ? 1e-3 : script_.read_s[0]);
         double spent = 0;
-        for (unsigned i = 0; warm_up_continues(kind, i, spent, params_); ++i, spent += per)
+        for (unsigned i = 0; warm_up_continues(kind, i, spent, params_); ++i, spent += per) {
+            announce(run_phase::warm_up);
             log(what);
+        }
     }
 
     void log(const char* what) {

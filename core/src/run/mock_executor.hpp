@@ -3,7 +3,9 @@
 // case follows a script of outcomes and times, and every step is recorded
 // in a trace, so a test sees the order in which cases ran, how many
 // repetitions each plugin would have performed (warm-ups included) and
-// which of them became samples.
+// which of them became samples. Its listener hears the phases a case
+// runner announces (case_runner::listen): warm_up before each unrecorded
+// repetition, write, read and verify in each recorded one.
 #pragma once
 
 #include "run/executor.hpp"

@@ -1,6 +1,7 @@
 // What a run tells the world, as it happens (like Google Benchmark's
 // reporters and hyperfine's exporters): the beginning, each case as it starts
-// and ends, each repetition, and the end. Every output (console table,
+// and ends, each phase of a repetition as it begins, each repetition, and
+// the end. Every output (console table,
 // progress, JSON Lines log, JSON, CSV, Markdown) is an observer; the runner
 // knows none of them. observer_list calls each in turn, and one that throws
 // is reported and no longer called: a failing output never stops the run or
@@ -8,6 +9,7 @@
 #pragma once
 
 #include "results/result.hpp"
+#include "run/run_phase.hpp"
 
 #include <memory>
 #include <string>
@@ -31,6 +33,13 @@ public:
     // will run, `resumed` were taken from an earlier run.
     virtual void begin(const study_result& /*run*/, std::size_t /*to_run*/, std::size_t /*resumed*/) {}
     virtual void case_started(const case_spec& /*c*/) {}
+    // A phase of the case begins (run_phase.hpp): warm_up before each
+    // unrecorded repetition, then write, read (and verify when the data is
+    // compared after the read) in each recorded one. `repetition` is the
+    // 0-based index of the recorded repetition under way, or, for warm_up,
+    // of the one it precedes. Sent outside the timed regions, but while the
+    // case runs (in a forked worker, at the same time): do little here.
+    virtual void phase_started(const case_spec& /*c*/, run_phase /*phase*/, std::size_t /*repetition*/) {}
     // A recorded repetition of the case ended; `so_far` holds its samples.
     virtual void repetition_done(const case_result& /*so_far*/) {}
     // The case ended (ok or not). `resumed`: taken from an earlier run, not run now.
@@ -48,6 +57,9 @@ public:
     }
     void case_started(const case_spec& c) {
         each([&](observer& o) { o.case_started(c); });
+    }
+    void phase_started(const case_spec& c, run_phase phase, std::size_t repetition) {
+        each([&](observer& o) { o.phase_started(c, phase, repetition); });
     }
     void repetition_done(const case_result& so_far) {
         each([&](observer& o) { o.repetition_done(so_far); });

@@ -103,7 +103,7 @@ public:
         return warm_up(warm_kind::start);
     }
 
-    step_result repetition(repetition_report& report) override { return repetitions(report); }
+    step_result repetition(repetition_report& report) override { return repetitions(report, true); }
 
     step_result rewarm() override { return warm_up(warm_kind::rewarm); }
 
@@ -160,18 +160,23 @@ private:
     step_result warm_up(warm_kind kind) {
         double spent = 0;
         for (unsigned i = 0; warm_up_continues(kind, i, spent, spec_.params); ++i) {
+            announce(run_phase::warm_up);
             repetition_report scratch;
-            if (step_result w = repetitions(scratch); !w.ok()) return w;
+            if (step_result w = repetitions(scratch, false); !w.ok()) return w;
             spent += scratch.rep.write.wall_s + scratch.rep.read.wall_s;
         }
         return {};
     }
 
     // One repetition, phase by phase, into `report` (the warm-up needs its
-    // times too).
-    step_result repetitions(repetition_report& report) {
+    // times too). A recorded one announces write and read before the
+    // barrier that precedes each (no verify: the worker's read phase
+    // compares the data within its step).
+    step_result repetitions(repetition_report& report, bool recorded) {
         for (phase_kind kind :
              {phase_kind::remove_previous, phase_kind::write, phase_kind::cache, phase_kind::read}) {
+            if (recorded && kind == phase_kind::write) announce(run_phase::write);
+            if (recorded && kind == phase_kind::read) announce(run_phase::read);
             ex_.comm_.barrier();
             phase_report mine;
             const step_result s = inner_->phase(kind, mine);

@@ -74,6 +74,13 @@ private:
         c.result.payload_bytes = spec.dataset.count * dtype_size(spec.dataset.type);
         observers_.case_started(spec);
         c.session = ex_.open(spec);
+        // The session's phases go to the observers as the case's whose step
+        // runs (the sessions' steps run one at a time, here).
+        c.session->listen([this](run_phase p) {
+            if (running_) observers_.phase_started(*running_, p, running_repetition_);
+        });
+        running_ = &spec;
+        running_repetition_ = 0;
         case_setup setup;
         const step_result r = c.session->start(setup);
         c.result.buffer_alignment = setup.buffer_alignment;
@@ -90,6 +97,8 @@ private:
         // Under interleave and shuffle a recorded repetition that does not
         // follow one of its own case is preceded by an unrecorded one, so it
         // finds the caches and the plugin as a sequential run leaves them.
+        running_ = &study_.cases[c.position];
+        running_repetition_ = c.result.samples.size();
         if (last_ != c.position && study_.schedule != schedule_mode::sequential) {
             if (const step_result w = c.session->rewarm(); !w.ok()) {
                 end(c, w);
@@ -154,6 +163,10 @@ private:
     std::vector<std::optional<case_result>> results_;
     bool stopped_ = false;
     std::size_t last_ = SIZE_MAX; // the case whose repetition ran last
+    // The case whose step runs now, and the index of its recorded
+    // repetition under way (or next), for the observers' phase_started.
+    const case_spec* running_ = nullptr;
+    std::size_t running_repetition_ = 0;
 };
 
 } // namespace
