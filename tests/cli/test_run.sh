@@ -30,7 +30,8 @@ for name in sys.argv[1:]:
         assert len(line) <= 100, (name, len(line), line)
 PY
 for label in "${labels[@]}"; do expect_in default.md "| $label "; done
-expect_in "$work/out" " gfortran (f0…st-directed "
+# (how short depends on the other cells' widths, so only its two ends are fixed)
+grep -qE '^ gfortran \(f0.*….*directed ' "$work/out" || { cat "$work/out"; fail "the long label is not shortened in the middle"; }
 expect_in "$work/out" "MB/s: 10^6 bytes of payload"
 expect_in "$work/out" "speed-up"
 # The verdict: the fastest of each phase, the seed's comparison beside the tip's figures.
