@@ -244,6 +244,15 @@ TEST(verdict, a_difference_inside_the_noise_is_not_significant) {
     EXPECT_GT(v[0].against_next.high, 1);
     const auto lines = verdict_lines(r, groups.front());
     EXPECT_NE(lines[0].find("(not significant: the interval includes 1)"), std::string::npos) << lines[0];
+    // A narrow interval around 1: around() on both sides, so the interval
+    // lies within [0.96 / 1.04, 1.04 / 0.96] = [0.923, 1.083] and, the two
+    // sides being the same samples, on both sides of 1.
+    r.cases[0].samples = reps(around(1), around(1));
+    r.cases[1].samples = reps(around(1), around(1));
+    const auto narrow = dataset_verdict(r, group_by_dataset(r.cases).front());
+    EXPECT_GE(narrow[0].against_next.low, 0.96 / 1.04 - 1e-12);
+    EXPECT_LE(narrow[0].against_next.high, 1.04 / 0.96 + 1e-12);
+    EXPECT_FALSE(narrow[0].against_next.significant());
 }
 
 TEST(verdict, prints_published_speedups_beside_this_run) {
