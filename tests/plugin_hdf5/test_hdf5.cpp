@@ -386,28 +386,6 @@ TEST_F(Hdf5, TruncatedFilesAreTruncated) {
     }
 }
 
-// Reads path in a child process with a time limit: "ok", "error <status>",
-// "crash <signal>" or "hang"; "ok" only when the values equal want.
-std::string read_in_child(const std::string& path, const bytes& want) {
-    pid_t pid = ::fork();
-    if (pid == 0) {
-        ::alarm(20);
-        bytes got;
-        int st = status_of([&] { got = read_array(id, path, FB_DTYPE_F64, want.size() / 8, {}, 333); });
-        ::_exit(st == FB_OK ? (got == want ? 0 : 100) : 10 + st);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    if (WIFSIGNALED(status))
-        return WTERMSIG(status) == SIGALRM ? "hang" : "crash " + std::to_string(WTERMSIG(status));
-    int code = WEXITSTATUS(status);
-    if (code == 0) return "ok";
-    if (code == 100) return "other values";
-    // Another exit code: a sanitizer's report ended the child (ASan exits 1).
-    if (code < 10 || code > 10 + FB_E_INTERNAL) return "crash (exit " + std::to_string(code) + ")";
-    return "error " + std::to_string(code - 10);
-}
-
 // The byte ranges [address, address + size) of a dataset's data in the
 // file: its contiguous block or each of its chunks.
 std::vector<std::pair<haddr_t, hsize_t>> data_ranges(const std::string& path) {
@@ -477,13 +455,13 @@ TEST_F(Hdf5, FlippedBytesNeverHangAndChecksummedNeverCrash) {
                 in_data[address + k] = 1;
         const bool filtered = set.options.size() > 1;
         std::size_t flipped = 0, noticed = 0, other_values = 0, crashed = 0;
+        child_reader reader(id, data);
         for (std::size_t i = 0; i < whole.size(); ++i) {
             if (in_data[i] && (!filtered || i % 11 != 0)) continue;
             bytes bad = whole;
             bad[i] ^= 0xff;
-            put_file(dir_ / "bad.h5", bad);
             ++flipped;
-            std::string outcome = read_in_child(dir_ / "bad.h5", data);
+            std::string outcome = reader.read(dir_ / "bad.h5", bad);
             if (outcome == "ok") continue;
             if (!set.checksummed && outcome == "other values") {
                 ++other_values;

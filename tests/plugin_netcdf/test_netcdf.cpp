@@ -384,28 +384,6 @@ TEST(Netcdf, TruncatedFilesAreTruncatedNotZeros) {
         }
 }
 
-// Reads path in a child process with a time limit: "ok", "other values",
-// "error <status>", "crash <signal>" or "hang".
-std::string read_in_child(const std::string& path, const bytes& want) {
-    pid_t pid = ::fork();
-    if (pid == 0) {
-        ::alarm(20);
-        bytes got;
-        int st = status_of([&] { got = read_array(id, path, FB_DTYPE_F64, want.size() / 8, {}, 333); });
-        ::_exit(st == FB_OK ? (got == want ? 0 : 100) : 10 + st);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    if (WIFSIGNALED(status))
-        return WTERMSIG(status) == SIGALRM ? "hang" : "crash " + std::to_string(WTERMSIG(status));
-    int code = WEXITSTATUS(status);
-    if (code == 0) return "ok";
-    if (code == 100) return "other values";
-    // Another exit code: a sanitizer's report ended the child (ASan exits 1).
-    if (code < 10 || code > 10 + FB_E_INTERNAL) return "crash (exit " + std::to_string(code) + ")";
-    return "error " + std::to_string(code - 10);
-}
-
 TEST(Netcdf, FlippedHeaderBytesInClassicFilesNeverCrashOrHang) {
     // Every header byte of each classic format, turned into its complement
     // and with its lowest and its highest bit flipped.
@@ -421,13 +399,13 @@ TEST(Netcdf, FlippedHeaderBytesInClassicFilesNeverCrashOrHang) {
             write_array(id, dir / "a.nc", FB_DTYPE_F64, data, o);
             bytes whole = file_bytes(dir / "a.nc");
             std::size_t header = whole.size() - data.size(), refused = 0, other = 0;
+            child_reader reader(id, data);
             for (std::size_t k = 0; k < 3 * header; ++k) {
                 const std::size_t i = k / 3;
                 const unsigned char masks[3] = {0xff, 0x01, 0x80};
                 bytes bad = whole;
                 bad[i] ^= masks[k % 3];
-                put_file(dir / "bad.nc", bad);
-                std::string outcome = read_in_child(dir / "bad.nc", data);
+                std::string outcome = reader.read(dir / "bad.nc", bad);
                 if (outcome == "ok") continue;
                 if (outcome == "other values") {
                     ++other;
@@ -459,13 +437,13 @@ TEST(Netcdf, FlippedBytesInNetcdf4FilesNeverHang) {
     ASSERT_NE(at, whole.end()) << "contiguous data expected";
     std::size_t data_start = static_cast<std::size_t>(at - whole.begin());
     std::size_t flipped = 0, refused = 0, crashed = 0;
+    child_reader reader(id, data);
     for (std::size_t i = 0; i < whole.size(); i += 3) {
         if (i >= data_start && i < data_start + data.size()) continue;
         bytes bad = whole;
         bad[i] ^= 0xff;
-        put_file(dir / "bad.nc", bad);
         ++flipped;
-        std::string outcome = read_in_child(dir / "bad.nc", data);
+        std::string outcome = reader.read(dir / "bad.nc", bad);
         if (outcome == "ok") continue;
         if (outcome.rfind("crash", 0) == 0) {
             ++crashed;

@@ -12,13 +12,17 @@
 
 #include <gtest/gtest.h>
 
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +35,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace plugin_test {
@@ -227,6 +232,119 @@ inline int status_of(const std::function<void()>& fn, std::string* message = nul
     }
     return FB_OK;
 }
+
+// Reads damaged copies of a file, whole as f64 in reads of 333 values, in a
+// child process that serves many of them (the flipped-byte tests read
+// thousands; a fork per file spent most of their time, under
+// AddressSanitizer minutes, in copying the parent's page tables and
+// faulting in fresh memory). Each outcome is "ok" (the values equal
+// `want`), "other values", "error <status>", "crash <signal>", "crash (exit
+// <code>)" (a sanitizer's report) or "hang". A hang is 20 s of the child's
+// CPU time on one file (ITIMER_PROF), not of wall time, which a loaded
+// machine stretched past a limit; a child blocked without using CPU is
+// stopped after 300 s of wall time. After any outcome but "ok" or "error",
+// and every 200 files, the next file gets a fresh child, so that what a
+// damaged file did to the library's state cannot change a later outcome;
+// each file is written under a new inode (rename), because HDF5 knows an
+// open file again by its device and inode.
+class child_reader {
+public:
+    child_reader(std::string id, bytes want) : id_(std::move(id)), want_(std::move(want)) {}
+    child_reader(const child_reader&) = delete;
+    child_reader& operator=(const child_reader&) = delete;
+    ~child_reader() { stop(); }
+
+    // Puts `file` at `path` and reads it in the child.
+    std::string read(const std::string& path, const bytes& file) {
+        const std::string fresh = path + ".new";
+        put(fresh, file);
+        if (std::rename(fresh.c_str(), path.c_str()) != 0) return "rename failed";
+        if (pid_ < 0 || served_ >= 200) {
+            stop();
+            start();
+        }
+        ++served_;
+        const std::uint32_t size = static_cast<std::uint32_t>(path.size());
+        std::string request(reinterpret_cast<const char*>(&size), sizeof size);
+        request += path;
+        std::int32_t code = -1;
+        if (::send(sock_, request.data(), request.size(), MSG_NOSIGNAL) ==
+            static_cast<ssize_t>(request.size())) {
+            pollfd p{sock_, POLLIN, 0};
+            if (::poll(&p, 1, 300 * 1000) == 1 &&
+                ::recv(sock_, &code, sizeof code, MSG_WAITALL) == sizeof code) {
+                if (code == 0) return "ok";
+                if (code >= 10 && code <= 10 + FB_E_INTERNAL) return "error " + std::to_string(code - 10);
+                std::string outcome = code == 100 ? "other values" : "unknown reply " + std::to_string(code);
+                stop();
+                return outcome;
+            }
+            ::kill(pid_, SIGKILL); // no reply in 300 s, or the child died
+        }
+        int status = 0;
+        ::waitpid(pid_, &status, 0);
+        pid_ = -1;
+        ::close(sock_);
+        if (WIFSIGNALED(status)) {
+            const int sig = WTERMSIG(status);
+            return sig == SIGPROF || sig == SIGKILL ? "hang" : "crash " + std::to_string(sig);
+        }
+        // A sanitizer's report ended the child (ASan exits 1).
+        return "crash (exit " + std::to_string(WEXITSTATUS(status)) + ")";
+    }
+
+private:
+    static void put(const std::string& path, const bytes& b) {
+        std::ofstream f(path, std::ios::binary | std::ios::trunc);
+        f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    }
+
+    void start() {
+        int fds[2];
+        if (::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) throw std::runtime_error("socketpair failed");
+        pid_ = ::fork();
+        if (pid_ == 0) {
+            ::close(fds[0]);
+            serve(fds[1]);
+        }
+        ::close(fds[1]);
+        sock_ = fds[0];
+        served_ = 0;
+    }
+
+    [[noreturn]] void serve(int sock) {
+        for (;;) {
+            std::uint32_t size = 0;
+            if (::recv(sock, &size, sizeof size, MSG_WAITALL) != sizeof size) ::_exit(0);
+            std::string path(size, '\0');
+            if (::recv(sock, path.data(), size, MSG_WAITALL) != static_cast<ssize_t>(size)) ::_exit(0);
+            itimerval limit{};
+            limit.it_value.tv_sec = 20;
+            ::setitimer(ITIMER_PROF, &limit, nullptr);
+            bytes got;
+            const int st =
+                status_of([&] { got = read_array(id_, path, FB_DTYPE_F64, want_.size() / 8, {}, 333); });
+            limit.it_value.tv_sec = 0;
+            ::setitimer(ITIMER_PROF, &limit, nullptr);
+            const std::int32_t code = st == FB_OK ? (got == want_ ? 0 : 100) : 10 + st;
+            if (::send(sock, &code, sizeof code, MSG_NOSIGNAL) != sizeof code) ::_exit(0);
+        }
+    }
+
+    void stop() {
+        if (pid_ < 0) return;
+        ::close(sock_); // the child's next recv ends it
+        int status = 0;
+        ::waitpid(pid_, &status, 0);
+        pid_ = -1;
+    }
+
+    std::string id_;
+    bytes want_;
+    pid_t pid_ = -1;
+    int sock_ = -1;
+    unsigned served_ = 0;
+};
 
 // A file that a reader must refuse: read whole as `count` values of `dtype`
 // from dir / file, it fails with `status` and a message that holds `text`
