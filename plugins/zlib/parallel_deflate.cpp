@@ -1,6 +1,7 @@
 // Parallel deflate into one stream; see parallel_deflate.hpp for the format.
 #include "parallel_deflate.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include <formatbench/plugin.hpp>
@@ -40,11 +41,18 @@ struct parallel_deflate::worker_stream {
     }
 };
 
-parallel_deflate::parallel_deflate(const zlib_settings& settings, output_file& out)
+parallel_deflate::parallel_deflate(const zlib_settings& settings, output_file& out, std::uint64_t count)
     : settings_(settings), out_(out), check_(settings.container) {
     // Two slots per thread: one compressing while the caller fills or
-    // writes out the other.
-    const std::size_t slot_count = 2 * std::size_t{settings.threads};
+    // writes out the other; never more than the file's blocks and the
+    // closing empty one, never fewer than two (a block takes its
+    // dictionary from the previous block's slot, which must not be its own).
+    std::size_t slot_count = 2 * std::size_t{settings.threads};
+    if (count != FB_COUNT_UNKNOWN && count <= UINT64_MAX / settings.element_size) {
+        const std::uint64_t blocks =
+            (count * settings.element_size + settings.block_bytes - 1) / settings.block_bytes;
+        slot_count = std::max<std::size_t>(2, std::min<std::uint64_t>(slot_count, blocks + 1));
+    }
     streams_.reserve(settings.threads);
     for (unsigned i = 0; i < settings.threads; ++i) {
         auto w = std::make_unique<worker_stream>();

@@ -36,7 +36,11 @@ namespace formatbench::detail {
 class parallel_deflate {
 public:
     // Compressed blocks go to `out` in order; `out` must outlive this object.
-    parallel_deflate(const zlib_settings& settings, output_file& out);
+    // count: the elements the file will hold, or FB_COUNT_UNKNOWN. A known
+    // count bounds the slots (each holds two blocks' worth of memory) by the
+    // blocks the file needs, so that a small file with threads = 64 does not
+    // allocate and zero 128 slots of block_size.
+    parallel_deflate(const zlib_settings& settings, output_file& out, std::uint64_t count);
     parallel_deflate(const parallel_deflate&) = delete;
     parallel_deflate& operator=(const parallel_deflate&) = delete;
     ~parallel_deflate();

@@ -26,7 +26,7 @@ zlib_writer::zlib_writer(const sdk::open_request& request)
     if (blocks_) stager_ = shuffle_stager(settings_.block_bytes);
     if (settings_.shuffle && settings_.threads == 1) shuffled_.resize(settings_.block_bytes);
     if (settings_.threads > 1) {
-        pool_ = std::make_unique<parallel_deflate>(settings_, file_);
+        pool_ = std::make_unique<parallel_deflate>(settings_, file_, request.count);
         // The parallel path writes the container itself; deflate does
         // otherwise. The header fits in the empty buffer: no I/O yet.
         auto header = container_header(settings_);
