@@ -40,7 +40,7 @@ expect_in "$work/out" "raw (ABI 1.1): ok with 1.0 arguments"
 # Within a study: the host asks 1.1 plugins whether an option set is lossless
 # per dtype (abi_c_1_1 says f32 with buffer_size 3 is not), and a 1.0 plugin
 # by its flag; 1.1 plugins' metrics land in the JSON record, the CSV and the
-# HTML report.
+# HTML report. A lossy option set needs a tolerance: refused at plan without.
 cat > "$work/abi.yaml" <<EOF
 defaults: {repeat: 2, warmup: 0}
 plugin_path: [$dir]
@@ -49,6 +49,9 @@ formats:
   - {label: old, plugin: abi_c_1_0}
   - {label: new, plugin: abi_c_1_1, options: {buffer_size: [0, 3]}}
 EOF
+expect_status 2 "$FB" plan "$work/abi.yaml"
+expect_in "$work/err" "abi.yaml:6:5: format 'new buffer_size=3': plugin 'abi_c_1_1' is lossy with these options for dtype f32 (dataset 'f32-uniform-1e3'), so its values are judged by a tolerance"
+sed -i 's/options: {buffer_size: \[0, 3\]}}/options: {buffer_size: [0, 3]}, tolerance: {abs: 0}}/' "$work/abi.yaml"
 expect_status 0 "$FB" run "$work/abi.yaml" --json "$work/abi.json" --csv "$work/abi.csv" --no-console
 /usr/bin/python3 - "$work/abi.json" "$work/abi.csv" <<'PY' || fail "per-dtype losslessness or metrics"
 import csv, json, sys
@@ -57,6 +60,8 @@ for c in d["cases"]:
     label, dtype = c["format"]["label"], c["dataset"]["dtype"]
     lossy = label == "new buffer_size=3" and dtype == "f32"
     assert c["verify"]["lossless_expected"] == (not lossy), (label, dtype, c["verify"])
+    # The tolerance is the format's; it judges every dtype of it.
+    assert ("tolerance" in c["verify"]) == label.startswith("new"), c["verify"]
     s = c["samples"][0]
     if label.startswith("new"):
         size = 1000 * (8 if dtype == "f64" else 4)

@@ -83,7 +83,7 @@ defaults: {repeat: 1, warmup: 0}
 formats:
   - raw
   - zlib
-  - {label: fixed16, plugin: ascii, options: {notation: fixed, precision: 16}}
+  - {label: fixed16, plugin: ascii, options: {notation: fixed, precision: 16}, tolerance: {abs: 1.1e-16}}
   - {label: shortest, plugin: ascii}
   - {label: sci, plugin: ascii, options: {notation: scientific, precision: 20, separator: ",", values_per_line: 7}}
 YAML

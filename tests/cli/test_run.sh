@@ -170,6 +170,37 @@ assert a["status"] == "failed" and a["verify"]["mismatches"] == 1 and a["verify"
 PY
 expect_in "$work/out" "1 differ"
 
+# ---- tolerance (docs/config.md): a lossy format is judged by it. 0.123456
+# written with 3 decimals reads back 0.123: error 0.000456 on every value,
+# 4.56x an abs tolerance of 1e-4 (the case fails, the worst is the first
+# value, index 0), 0.369% of it, within a rel tolerance of 4e-3 (the case
+# is ok); without a tolerance, refused at plan.
+cat > tol.yaml <<'YAML'
+name: tol
+defaults: {repeat: 1, warmup: 0}
+datasets: [{dtype: f64, count: 1000, distribution: constant, value: 0.123456}]
+formats:
+  - {label: tight, plugin: ascii, options: {notation: fixed, precision: 3}, tolerance: {abs: 1e-4}}
+  - {label: loose, plugin: ascii, options: {notation: fixed, precision: 3}, tolerance: {rel: 4e-3}}
+YAML
+expect_status 1 "$FB" run tol.yaml --json tol.json --width 200
+expect_in "$work/out" "1000 of 1000 values read back are outside the tolerance (abs 0.0001); the worst is element 0: 0.123456 written, 0.123 read back, error 0.000456, 4.56x what it may be"
+$PY - tol.json <<'PY' || fail "tolerance"
+import json, sys
+cases = {c["format"]["label"]: c for c in json.load(open(sys.argv[1]))["cases"]}
+t, l = cases["tight"], cases["loose"]
+assert t["status"] == "failed" and l["status"] == "ok", (t["status"], l["status"])
+assert t["format"]["tolerance"] == {"abs": 1e-4} and l["format"]["tolerance"] == {"rel": 4e-3}, t["format"]
+v = t["verify"]
+assert v["outside_tolerance"] == 1000 and l["verify"]["outside_tolerance"] == 0, (v, l["verify"])
+assert v["worst"]["index"] == 0 and v["worst"]["written"] == 0.123456 and v["worst"]["read"] == 0.123, v
+assert abs(v["rmse"] - 0.000456) < 1e-15 and abs(v["max_abs_error"] - 0.000456) < 1e-15, v
+assert v["psnr_db"] is None, v  # constant data: no range, no PSNR
+PY
+sed -i 's/, tolerance: {[^}]*}//' tol.yaml
+expect_status 2 "$FB" plan tol.yaml
+expect_in "$work/err" "format 'tight': plugin 'ascii' is lossy with these options for dtype f64"
+
 # ---- plugin metrics (ABI 1.1) of the compressing plugins: compressed_bytes
 # is the file's size as formatbench measured it; codec_s and io_s are parts
 # of the stream's own time (serial paths: within the phase's wall time;

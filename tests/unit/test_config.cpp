@@ -139,6 +139,36 @@ TEST(config_errors, text_studies_are_named_by_their_source) {
     EXPECT_EQ(message.rfind("<t>:1:20: datasets[0].count: expected a count", 0), 0u) << "[" << message << "]";
 }
 
+TEST(config_errors, tolerance_takes_abs_rel_or_both_not_negative) {
+    auto s = fb::load_study_text(
+        "datasets: [{count: 10}]\nformats: [{plugin: memory, tolerance: {abs: 1e-6, rel: 0.5}}]\n", "<t>");
+    ASSERT_EQ(s.cases.size(), 1u);
+    EXPECT_EQ(s.cases[0].format.tolerance.abs, 1e-6);
+    EXPECT_EQ(s.cases[0].format.tolerance.rel, 0.5);
+    EXPECT_DOUBLE_EQ(s.cases[0].format.tolerance.allowed(-4), 1e-6 + 2); // abs + rel x |written|
+    auto only_rel = fb::load_study_text(
+        "datasets: [{count: 10}]\nformats: [{plugin: memory, tolerance: {rel: 0.5}}]\n", "<t>");
+    EXPECT_DOUBLE_EQ(only_rel.cases[0].format.tolerance.allowed(-4), 2);
+    EXPECT_FALSE(fb::load_study_text("datasets: [{count: 10}]\nformats: [memory]\n", "<t>")
+                     .cases[0]
+                     .format.tolerance.given());
+    EXPECT_EQ(error_of([] {
+                  fb::load_study_text(
+                      "datasets: [{count: 10}]\nformats: [{plugin: memory, tolerance: {abs: -1}}]\n", "<t>");
+              }).rfind("<t>:2:45: formats[0].tolerance.abs: expected a number of 0 or more", 0),
+              0u);
+    EXPECT_EQ(error_of([] {
+                  fb::load_study_text("datasets: [{count: 10}]\nformats: [{plugin: memory, tolerance: {}}]\n",
+                                      "<t>");
+              }).rfind("<t>:2:39: formats[0].tolerance: give abs, rel or both", 0),
+              0u);
+    const std::string typo = error_of([] {
+        fb::load_study_text(
+            "datasets: [{count: 10}]\nformats: [{plugin: memory, tolerance: {absolute: 1}}]\n", "<t>");
+    });
+    EXPECT_NE(typo.find("unknown key 'absolute'; expected one of: abs, rel"), std::string::npos) << typo;
+}
+
 // ---- plugin checks -----------------------------------------------------------
 
 TEST(config_plugins, unknown_plugin_names_position_and_known_plugins) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace fb = formatbench;
@@ -28,7 +29,7 @@ double nan_with_payload(std::uint64_t payload) {
 template <class T>
 fb::verification verify(fb_dtype type, const std::vector<T>& expected, const std::vector<T>& actual) {
     fb::verification v;
-    fb::verify_chunk(type, expected.data(), actual.data(), expected.size(), v);
+    fb::verify_chunk(type, expected.data(), actual.data(), expected.size(), 0, v);
     return v;
 }
 
@@ -153,9 +154,9 @@ TEST(verify_chunk, chunks_accumulate_counts_and_keep_the_largest_errors) {
     std::vector<double> e1 = {1, 2, 3}, a1 = {1, 2.5, 3}; // abs 0.5, rel 0.25
     std::vector<double> e2 = {8, 8}, a2 = {10, 8};        // abs 2, rel 0.25
     std::vector<double> e3 = {0.5}, a3 = {0.25};          // abs 0.25, rel 0.5
-    fb::verify_chunk(FB_DTYPE_F64, e1.data(), a1.data(), 3, v);
-    fb::verify_chunk(FB_DTYPE_F64, e2.data(), a2.data(), 2, v);
-    fb::verify_chunk(FB_DTYPE_F64, e3.data(), a3.data(), 1, v);
+    fb::verify_chunk(FB_DTYPE_F64, e1.data(), a1.data(), 3, 0, v);
+    fb::verify_chunk(FB_DTYPE_F64, e2.data(), a2.data(), 2, 3, v);
+    fb::verify_chunk(FB_DTYPE_F64, e3.data(), a3.data(), 1, 5, v);
     EXPECT_EQ(v.compared, 6u);
     EXPECT_EQ(v.mismatches, 3u);
     EXPECT_EQ(v.max_abs_error, 2.0);
@@ -174,4 +175,79 @@ TEST(verify_chunk, integer_dtypes_compare_every_element) {
     EXPECT_EQ(v.max_abs_error, 3.0);
     // Element 0 expects -50000 (rel 1/50000), element 99 expects 49000 (rel 3/49000).
     EXPECT_DOUBLE_EQ(v.max_rel_error, 3.0 / 49000.0);
+}
+
+// ---- Against a tolerance (lossy formats) --------------------------------------------
+
+TEST(verify_chunk, tolerance_counts_the_values_outside_it_and_keeps_the_worst_by_its_multiple) {
+    // Tolerance abs 0.1 + rel 0.01 x |written|: allowed 0.11 for 1, 0.2 for
+    // 10, 1.1 for 100. Errors: 0.05 (in), 0.3 (1.5x of 0.2: out), 2.2 (2x of
+    // 1.1: out, the worst, though 0.3 of element 4 is not the largest
+    // error), 0.1 for 0 (allowed 0.1: in, the limit is inclusive).
+    fb::verification v;
+    v.tolerance.abs = 0.1;
+    v.tolerance.rel = 0.01;
+    std::vector<double> e1 = {1, 10}, a1 = {1.05, 10.3};
+    std::vector<double> e2 = {7, 100, 0}, a2 = {7, 102.2, 0.1};
+    fb::verify_chunk(FB_DTYPE_F64, e1.data(), a1.data(), 2, 3, v);
+    fb::verify_chunk(FB_DTYPE_F64, e2.data(), a2.data(), 3, 5, v);
+    EXPECT_EQ(v.compared, 5u);
+    EXPECT_EQ(v.mismatches, 4u);
+    EXPECT_EQ(v.outside_tolerance, 2u);
+    EXPECT_EQ(v.worst_index, 6u); // 100 is element 1 of the chunk that starts at 5
+    EXPECT_EQ(v.worst_written, 100.0);
+    EXPECT_EQ(v.worst_read, 102.2);
+    EXPECT_NEAR(v.worst_error, 2.2, 1e-12);
+    EXPECT_NEAR(v.worst_excess, 2.0, 1e-12);
+    // The range of the values written (0 .. 100) and the squared errors:
+    // 0.05^2 + 0.3^2 + 2.2^2 + 0.1^2 = 4.9425 over 5 values.
+    EXPECT_EQ(v.written_min, 0.0);
+    EXPECT_EQ(v.written_max, 100.0);
+    EXPECT_NEAR(v.rmse(), std::sqrt(4.9425 / 5), 1e-12);
+    EXPECT_NEAR(v.psnr_db(), 20 * std::log10(100 / std::sqrt(4.9425 / 5)), 1e-9);
+    EXPECT_NE(fb::tolerance_failure(v).find("2 of 5 values read back are outside the tolerance (abs 0.1, rel "
+                                            "0.01); the worst is element 6: 100 written, 102.2"),
+              std::string::npos)
+        << fb::tolerance_failure(v);
+}
+
+TEST(verify_chunk, tolerance_of_rel_only_allows_no_error_on_zero) {
+    fb::verification v;
+    v.tolerance.rel = 0.5;
+    std::vector<double> e = {4, 0, 2}, a = {5, 1e-300, 2.5}; // 4 -> 5 is 0.25x of 2 allowed: in
+    fb::verify_chunk(FB_DTYPE_F64, e.data(), a.data(), 3, 0, v);
+    EXPECT_EQ(v.outside_tolerance, 1u);
+    EXPECT_EQ(v.worst_index, 1u);
+    EXPECT_EQ(v.worst_excess, inf);
+    EXPECT_NE(fb::tolerance_failure(v).find("where it may have none"), std::string::npos);
+}
+
+TEST(verify_chunk, without_a_tolerance_nothing_is_judged_and_the_range_is_not_scanned) {
+    std::vector<double> e = {1, 2}, a = {1, 3};
+    auto v = verify(FB_DTYPE_F64, e, a);
+    EXPECT_EQ(v.outside_tolerance, 0u);
+    EXPECT_NEAR(v.rmse(), std::sqrt(1.0 / 2), 1e-15);
+    EXPECT_TRUE(std::isnan(v.psnr_db())); // no range noted
+}
+
+TEST(verify_chunk, an_infinite_error_makes_the_rmse_infinite_and_is_outside_any_tolerance) {
+    fb::verification v;
+    v.tolerance.abs = 1e300;
+    std::vector<double> e = {1, 2}, a = {1, std::numeric_limits<double>::quiet_NaN()};
+    fb::verify_chunk(FB_DTYPE_F64, e.data(), a.data(), 2, 0, v);
+    EXPECT_EQ(v.outside_tolerance, 1u);
+    EXPECT_EQ(v.infinite_errors, 1u);
+    EXPECT_EQ(v.rmse(), inf);
+    EXPECT_EQ(v.psnr_db(), -inf);
+}
+
+TEST(verify_chunk, exact_values_within_a_tolerance_have_an_infinite_psnr) {
+    fb::verification v;
+    v.tolerance.abs = 1;
+    std::vector<std::int32_t> e = {-5, 5};
+    fb::verify_chunk(FB_DTYPE_I32, e.data(), e.data(), 2, 0, v);
+    EXPECT_EQ(v.rmse(), 0.0);
+    EXPECT_EQ(v.psnr_db(), inf);
+    EXPECT_EQ(v.written_min, -5.0);
+    EXPECT_EQ(v.written_max, 5.0);
 }

@@ -281,6 +281,20 @@ run_params params_from(const reader& r) {
     return p;
 }
 
+tolerance_spec tolerance_from(const reader& t) {
+    tolerance_spec out;
+    if (t.has("abs")) out.abs = t.real("abs");
+    if (t.has("rel")) out.rel = t.real("rel");
+    return out;
+}
+
+json tolerance_to_json(const tolerance_spec& t) {
+    json out = json::object();
+    if (!std::isnan(t.abs)) out["abs"] = t.abs;
+    if (!std::isnan(t.rel)) out["rel"] = t.rel;
+    return out;
+}
+
 case_spec case_spec_from(const reader& r) {
     case_spec c;
     c.key = r.string("key");
@@ -292,6 +306,7 @@ case_spec case_spec_from(const reader& r) {
     c.format.options = f.options("options");
     c.format.base_label = f.optional_string("base_label");
     c.format.origin = f.optional_string("origin");
+    if (f.has("tolerance")) c.format.tolerance = tolerance_from(f.object("tolerance"));
     c.params = params_from(r.object("params"));
     return c;
 }
@@ -332,6 +347,23 @@ verification verification_from(const reader& v) {
     out.max_abs_error = v.real("max_abs_error");
     out.max_rel_error = v.real("max_rel_error");
     out.lossless_expected = v.boolean("lossless_expected");
+    // Since the tolerance (records before it have none of these).
+    if (v.has("sum_squared_error")) out.sum_squared_error = v.real("sum_squared_error");
+    if (v.has("infinite_errors")) out.infinite_errors = v.integer<std::uint64_t>("infinite_errors");
+    if (v.has("written_min")) out.written_min = v.real("written_min");
+    if (v.has("written_max")) out.written_max = v.real("written_max");
+    if (v.has("tolerance")) out.tolerance = tolerance_from(v.object("tolerance"));
+    if (v.has("outside_tolerance")) out.outside_tolerance = v.integer<std::uint64_t>("outside_tolerance");
+    if (v.has("worst")) {
+        const reader w = v.object("worst");
+        out.worst_index = w.integer<std::uint64_t>("index");
+        out.worst_written = w.real("written");
+        out.worst_read = w.real("read");
+        out.worst_error = w.real("error");
+        // null: allowed nothing, so infinitely more than allowed.
+        out.worst_excess =
+            w.at("excess").is_null() ? std::numeric_limits<double>::infinity() : w.real("excess");
+    }
     return out;
 }
 
@@ -426,15 +458,16 @@ study study_from(const reader& r) {
 } // namespace
 
 json to_json(const case_spec& c) {
+    json format = {{"label", c.format.label},
+                   {"plugin", c.format.plugin},
+                   {"options", options_to_json(c.format.options)},
+                   {"base_label", c.format.base_label},
+                   {"origin", c.format.origin}};
+    if (c.format.tolerance.given()) format["tolerance"] = tolerance_to_json(c.format.tolerance);
     return {{"key", c.key},
             {"index", c.index},
             {"dataset", dataset_to_json(c.dataset)},
-            {"format",
-             {{"label", c.format.label},
-              {"plugin", c.format.plugin},
-              {"options", options_to_json(c.format.options)},
-              {"base_label", c.format.base_label},
-              {"origin", c.format.origin}}},
+            {"format", std::move(format)},
             {"params", params_to_json(c.params)}};
 }
 
@@ -445,12 +478,33 @@ json to_json(const repetition& rep) {
 }
 
 json to_json(const verification& v) {
-    return {{"checked", v.checked},
-            {"compared", v.compared},
-            {"mismatches", v.mismatches},
-            {"max_abs_error", number(v.max_abs_error)},
-            {"max_rel_error", number(v.max_rel_error)},
-            {"lossless_expected", v.lossless_expected}};
+    json j = {{"checked", v.checked},
+              {"compared", v.compared},
+              {"mismatches", v.mismatches},
+              {"max_abs_error", number(v.max_abs_error)},
+              {"max_rel_error", number(v.max_rel_error)},
+              {"lossless_expected", v.lossless_expected}};
+    j["sum_squared_error"] = number(v.sum_squared_error);
+    j["infinite_errors"] = v.infinite_errors;
+    // The range only when some finite value was noted (a case with a tolerance).
+    if (v.written_min <= v.written_max) {
+        j["written_min"] = v.written_min;
+        j["written_max"] = v.written_max;
+    }
+    // Derived, for readers of the record; recomputed when it is read back.
+    j["rmse"] = number(v.rmse());
+    j["psnr_db"] = number(v.psnr_db());
+    if (v.tolerance.given()) {
+        j["tolerance"] = tolerance_to_json(v.tolerance);
+        j["outside_tolerance"] = v.outside_tolerance;
+    }
+    if (v.outside_tolerance > 0)
+        j["worst"] = {{"index", v.worst_index},
+                      {"written", number(v.worst_written)},
+                      {"read", number(v.worst_read)},
+                      {"error", number(v.worst_error)},
+                      {"excess", number(v.worst_excess)}};
+    return j;
 }
 
 json to_json(const case_result& r) {

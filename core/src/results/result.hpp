@@ -5,6 +5,7 @@
 #include "study/study.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -44,6 +45,22 @@ struct verification {
     double max_abs_error = 0;
     double max_rel_error = 0;
     bool lossless_expected = false;
+    // For the RMSE and PSNR (rmse(), psnr_db()): the sum of the squared
+    // finite errors, how many errors were infinite (NaN against a number,
+    // differing infinities), and the range of the finite values written.
+    double sum_squared_error = 0;
+    std::uint64_t infinite_errors = 0;
+    double written_min = std::numeric_limits<double>::infinity();
+    double written_max = -std::numeric_limits<double>::infinity();
+    // Against the format's tolerance (when it has one): how many values are
+    // outside it, and the worst of them, the one whose error is the largest
+    // multiple of what it is allowed (index into the data set).
+    tolerance_spec tolerance;
+    std::uint64_t outside_tolerance = 0;
+    std::uint64_t worst_index = 0;
+    double worst_written = 0, worst_read = 0, worst_error = 0, worst_excess = 0; // excess: error / allowed
+    double rmse() const noexcept;    // NaN when nothing was compared, inf with an infinite error
+    double psnr_db() const noexcept; // 20 log10(range of the written values / RMSE); inf when exact
 };
 
 enum class case_status { ok, failed, crashed, timeout, skipped };

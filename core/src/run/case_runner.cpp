@@ -159,6 +159,7 @@ double case_runner::cache_step() {
 
 phase_sample case_runner::read_phase(verification& v) {
     v.lossless_expected = setup_.lossless_expected;
+    v.tolerance = spec_.format.tolerance;
     if (spec_.params.read == read_mode::view) return view_phase(v);
     phase_sample t;
     const dtype type = spec_.dataset.type;
@@ -174,7 +175,7 @@ phase_sample case_runner::read_phase(verification& v) {
         t.metrics = in->metrics();
         if (announce_verify_) announce(run_phase::verify);
         verify_chunk(type, expected_ ? expected_->data() : write_buf_.data(), read_buf_.data(), read_count_,
-                     v);
+                     plan_.read.offset, v);
         return t;
     }
     accumulate(t, start, clock_reading::stop());
@@ -184,7 +185,7 @@ phase_sample case_runner::read_phase(verification& v) {
         in->read(read_buf_.data(), n);
         accumulate(t, start, clock_reading::stop());
         source_.fill(plan_.read.offset + first, n, expected_->data()); // untimed
-        verify_chunk(type, expected_->data(), read_buf_.data(), n, v);
+        verify_chunk(type, expected_->data(), read_buf_.data(), n, plan_.read.offset + first, v);
         poison(read_buf_);
     }
     start = clock_reading::start();
@@ -214,12 +215,13 @@ phase_sample case_runner::view_phase(verification& v) {
     accumulate(t, start, clock_reading::stop());
     if (in_memory_) {
         if (announce_verify_) announce(run_phase::verify);
-        verify_chunk(type, expected_ ? expected_->data() : write_buf_.data(), data, read_count_, v);
+        verify_chunk(type, expected_ ? expected_->data() : write_buf_.data(), data, read_count_,
+                     plan_.read.offset, v);
     } else {
         for (std::uint64_t first = 0; first < read_count_; first += chunk_) {
             std::uint64_t n = std::min(chunk_, read_count_ - first);
             source_.fill(plan_.read.offset + first, n, expected_->data()); // untimed
-            verify_chunk(type, expected_->data(), data + first * esize_, n, v);
+            verify_chunk(type, expected_->data(), data + first * esize_, n, plan_.read.offset + first, v);
         }
     }
     start = clock_reading::start();

@@ -85,6 +85,21 @@ verification combine_verify(const std::vector<rank_report>& ranks) {
         out.mismatches += v.mismatches;
         out.max_abs_error = larger_error(out.max_abs_error, v.max_abs_error);
         out.max_rel_error = larger_error(out.max_rel_error, v.max_rel_error);
+        out.sum_squared_error += v.sum_squared_error;
+        out.infinite_errors += v.infinite_errors;
+        out.written_min = std::min(out.written_min, v.written_min);
+        out.written_max = std::max(out.written_max, v.written_max);
+        out.tolerance = v.tolerance;
+        if (v.outside_tolerance > 0 &&
+            (out.outside_tolerance == 0 || v.worst_excess > out.worst_excess ||
+             (v.worst_excess == out.worst_excess && v.worst_error > out.worst_error))) {
+            out.worst_index = v.worst_index;
+            out.worst_written = v.worst_written;
+            out.worst_read = v.worst_read;
+            out.worst_error = v.worst_error;
+            out.worst_excess = v.worst_excess;
+        }
+        out.outside_tolerance += v.outside_tolerance;
     }
     return out;
 }

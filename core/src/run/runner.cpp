@@ -2,6 +2,7 @@
 #include "run/runner.hpp"
 
 #include "run/schedule.hpp"
+#include "run/verify.hpp"
 
 #include <fmt/format.h>
 
@@ -117,8 +118,10 @@ private:
         c.elapsed += report.rep.write.wall_s + report.rep.read.wall_s;
         // Each repetition is verified on its own; the worst one is kept.
         report.verify.lossless_expected = res.verify.lossless_expected;
-        if (!res.verify.checked || report.verify.mismatches > res.verify.mismatches)
-            res.verify = report.verify;
+        const verification& v = report.verify;
+        if (!res.verify.checked || v.outside_tolerance > res.verify.outside_tolerance ||
+            (v.outside_tolerance == res.verify.outside_tolerance && v.mismatches > res.verify.mismatches))
+            res.verify = v;
         observers_.repetition_done(res);
         const run_params& p = res.spec.params;
         if (res.samples.size() >= options_.max_repetitions ||
@@ -151,6 +154,10 @@ private:
                 "plugin '{}' is lossless with these options, but {} of {} values read back "
                 "differ (max abs error {:g})",
                 res.spec.format.plugin, res.verify.mismatches, res.verify.compared, res.verify.max_abs_error);
+        }
+        if (res.status == case_status::ok && res.verify.outside_tolerance > 0) {
+            res.status = case_status::failed;
+            res.error = tolerance_failure(res.verify);
         }
         observers_.case_finished(res, false);
         results_[c.position] = std::move(res);

@@ -62,10 +62,23 @@ void check_study_plugins(const study& s, const registry& reg) {
                                                   FB_EXT_PART_V1, p->id(),
                                                   offering.empty() ? "none" : join(offering)));
         }
-        if (checked_dtypes.emplace(f.label, d.type).second && !p->supports(d.type))
-            throw usage_error(
-                where + fmt::format("plugin '{}' does not support dtype {} (dataset '{}'); it supports {}",
-                                    p->id(), dtype_name(d.type), d.name, join(dtype_names(p->dtypes()))));
+        if (checked_dtypes.emplace(f.label, d.type).second) {
+            if (!p->supports(d.type))
+                throw usage_error(
+                    where +
+                    fmt::format("plugin '{}' does not support dtype {} (dataset '{}'); it supports {}",
+                                p->id(), dtype_name(d.type), d.name, join(dtype_names(p->dtypes()))));
+            // A lossy option set is judged by its error, which the study
+            // must bound: without a tolerance no value could fail the case.
+            if (!f.tolerance.given() && !p->is_lossless(f.options, d.type))
+                throw usage_error(
+                    where +
+                    fmt::format("plugin '{}' is lossy with these options for dtype {} (dataset '{}'), "
+                                "so its values are judged by a tolerance: give the format one, like "
+                                "'tolerance: {{abs: 1e-6}}' or '{{rel: 1e-9}}' (docs/config.md, "
+                                "Tolerance), or choose lossless options",
+                                p->id(), dtype_name(d.type), d.name));
+        }
         if (!d.file.empty() && checked_datasets.insert(d.name).second) {
             const std::string dwhere = at(d.origin) + fmt::format("dataset '{}': from_file: ", d.name);
             try {

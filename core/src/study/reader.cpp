@@ -442,6 +442,22 @@ format_entry read_format(const reader& r, const YAML::Node& n, const std::string
     }
     if (const YAML::Node optional = n["optional"]; optional.IsDefined())
         e.base.optional = r.single(optional, path + ".optional", syntaxes::boolean);
+    if (const YAML::Node tolerance = n["tolerance"]; tolerance.IsDefined()) {
+        const std::string p = path + ".tolerance";
+        r.require_map(tolerance, p, "a map with abs, rel or both, like {abs: 1e-6} or {rel: 1e-4}");
+        r.check_keys(tolerance, p, &detail::tolerance_keys);
+        static const syntax<double> bound{[](const std::string& t) -> std::optional<double> {
+                                              auto v = detail::parse_real(t);
+                                              if (!v || !(*v >= 0) || !std::isfinite(*v)) return std::nullopt;
+                                              return v;
+                                          },
+                                          "a number of 0 or more, like 1e-6"};
+        if (const YAML::Node v = tolerance["abs"]; v.IsDefined())
+            e.base.tolerance.abs = r.single(v, p + ".abs", bound);
+        if (const YAML::Node v = tolerance["rel"]; v.IsDefined())
+            e.base.tolerance.rel = r.single(v, p + ".rel", bound);
+        if (!e.base.tolerance.given()) r.fail(tolerance, p, "give abs, rel or both, like {abs: 1e-6}");
+    }
     if (const YAML::Node options = n["options"]; options.IsDefined()) {
         const std::string p = path + ".options";
         r.require_map(options, p, "a map of option names to values (or lists of values), like {level: 6}");

@@ -36,7 +36,10 @@ inline std::vector<std::string> dataset_keys() {
 inline const std::vector<std::string> from_file_keys = {"path", "plugin", "options"};
 
 // Format keys are these plus the run parameters.
-inline const std::vector<std::string> format_own_keys = {"plugin", "label", "options", "optional"};
+inline const std::vector<std::string> format_own_keys = {"plugin", "label", "options", "optional",
+                                                         "tolerance"};
+
+inline const std::vector<std::string> tolerance_keys = {"abs", "rel"};
 
 inline const std::vector<std::string> output_keys = {"format", "path"};
 

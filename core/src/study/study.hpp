@@ -6,6 +6,7 @@
 #include "base/dtype.hpp"
 #include "host/plugin_handle.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -70,13 +71,27 @@ struct dataset_spec {
 };
 
 // One format under test: a plugin with one option set.
+// `tolerance:` of a lossy format (docs/config.md "Tolerance"): a value read
+// back is within it when |read - written| <= abs + rel x |written| (numpy's
+// isclose rule); a part not given is 0. NaN in both: not set.
+struct tolerance_spec {
+    double abs = std::numeric_limits<double>::quiet_NaN();
+    double rel = std::numeric_limits<double>::quiet_NaN();
+    bool given() const noexcept { return !std::isnan(abs) || !std::isnan(rel); }
+    // The largest error allowed for a written value e.
+    double allowed(double e) const noexcept {
+        return (std::isnan(abs) ? 0 : abs) + (std::isnan(rel) ? 0 : rel * std::fabs(e));
+    }
+};
+
 struct format_spec {
     std::string label;  // unique per option set after expansion, e.g. "zlib level=6"
     std::string plugin; // plugin id
     option_list options;
-    std::string base_label; // the label before swept values were appended ("zlib"), for baseline matching
-    std::string origin;     // "FILE:LINE:COLUMN" of the format in the study, for messages ("" if none)
-    bool optional = false;  // `optional: true`: skipped, with a note, when no plugin has this id
+    std::string base_label;   // the label before swept values were appended ("zlib"), for baseline matching
+    std::string origin;       // "FILE:LINE:COLUMN" of the format in the study, for messages ("" if none)
+    bool optional = false;    // `optional: true`: skipped, with a note, when no plugin has this id
+    tolerance_spec tolerance; // for a lossy option set: what the values read back must keep
 };
 
 // Timing and I/O parameters of a case (each may be swept).
