@@ -62,10 +62,20 @@ void check_study_plugins(const study& s, const registry& reg) {
                                                   FB_EXT_PART_V1, p->id(),
                                                   offering.empty() ? "none" : join(offering)));
         }
-        if (checked_dtypes.emplace(f.label, d.type).second && !p->supports(d.type))
-            throw usage_error(
-                where + fmt::format("plugin '{}' does not support dtype {} (dataset '{}'); it supports {}",
-                                    p->id(), dtype_name(d.type), d.name, join(dtype_names(p->dtypes()))));
+        if (checked_dtypes.emplace(f.label, d.type).second) {
+            if (!p->supports(d.type))
+                throw usage_error(
+                    where +
+                    fmt::format("plugin '{}' does not support dtype {} (dataset '{}'); it supports {}",
+                                p->id(), dtype_name(d.type), d.name, join(dtype_names(p->dtypes()))));
+            // What the declarations cannot say (formatbench.check-options/1):
+            // a combination or a missing codec, refused here, not at write.
+            try {
+                p->check_option_set(f.options, d.type);
+            } catch (const usage_error& e) {
+                throw usage_error(where + e.what());
+            }
+        }
         if (!d.file.empty() && checked_datasets.insert(d.name).second) {
             const std::string dwhere = at(d.origin) + fmt::format("dataset '{}': from_file: ", d.name);
             try {
