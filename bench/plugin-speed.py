@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plugin speed against its references, measured in one run (issue targets).
 
-  bench/plugin-speed.py [BUILD_DIR] [--runs 7] [--sizes 1000000,10000000] [--containers] [--only-compress]
+  bench/plugin-speed.py [BUILD_DIR] [--runs 7] [--sizes 1000000,10000000] [--containers [--groups G,...]] [--only-compress]
 
 Runs build/bench/plugin_speed, which times every plugin beside its
 references in rounds (each round runs every step once): bare
@@ -53,9 +53,12 @@ def main():
                     help="sizes for the fortran plugin against the Fortran program (speed_fortran); '' skips")
     ap.add_argument("--containers", action="store_true",
                     help="run bench/speed_containers instead: hdf5, netcdf, npy against their references")
+    ap.add_argument("--groups", default=None,
+                    help="with --containers: only these groups (comma-separated: hdf5, hdf5_deflate, netcdf4, "
+                         "netcdf_classic, npy)")
     a = ap.parse_args()
     if a.containers:
-        return containers(a.build, a.runs, a.sizes)
+        return containers(a.build, a.runs, a.sizes, a.groups)
     speed = os.path.join(a.build, "bench", "plugin_speed")
     plugins = os.path.join(a.build, "plugins")
     work = tempfile.mkdtemp(prefix="fb-bench-", dir=os.environ.get("TMPDIR", "/tmp"))
@@ -183,12 +186,13 @@ def fortran_plugin_speed(build, plugins, work, n, runs, program):
 
 
 # ---- containers: bench/speed_containers (hdf5, netcdf, npy) --------------------------
-def containers(build, runs, sizes):
+def containers(build, runs, sizes, groups=None):
     """The container plugins against their references (bench/speed_containers.cpp):
     hdf5 (layout contiguous) against the bare H5Fcreate/H5Dcreate2/H5Dwrite/H5Fclose and
     H5Fopen/H5Dopen2/H5Dread calls and against the raw plugin; netcdf (netcdf4 and
     classic) against bare nc_create/nc_def_var/nc_put_var/nc_close and nc_open/nc_get_var;
-    npy against raw. Each ratio is reference time / plugin time (> 1: the plugin is
+    npy against raw; hdf5 with deflate 6 + shuffle against the bare calls with the same
+    filters and chunks (hdf5_deflate). groups: a comma-separated subset. Each ratio is reference time / plugin time (> 1: the plugin is
     faster), of the medians and the median of the per-round ratios (a figure and its
     references run back to back in each round)."""
     exe = os.path.join(build, "bench", "speed_containers")
@@ -198,7 +202,8 @@ def containers(build, runs, sizes):
     work = tempfile.mkdtemp(prefix="fb-bench-containers-", dir=os.environ.get("TMPDIR", "/tmp"))
     try:
         for n in [int(x) for x in sizes.split(",")]:
-            out = subprocess.run([exe, os.path.join(build, "plugins"), work, str(n), str(runs)], check=True,
+            out = subprocess.run([exe, os.path.join(build, "plugins"), work, str(n), str(runs)] +
+                                 ([groups] if groups else []), check=True,
                                  capture_output=True, text=True)
             if out.stderr:
                 print(out.stderr, end="")
@@ -211,10 +216,13 @@ def containers(build, runs, sizes):
                 print(f"{unit:<22}{w:>11.5f}{r:>11.5f}{mb / w:>12.0f}{mb / r:>12.0f}")
             print("speed ratios (reference time / plugin time)      of medians   per round (median)   [target]")
             for plugin, ref, target in (("hdf5", "hdf5_bare", 0.95), ("hdf5", "raw_hdf5_group", 0.80),
+                                        ("hdf5_deflate", "hdf5_deflate_bare", 0.95),
                                         ("netcdf4", "netcdf4_bare", 0.95),
                                         ("netcdf_classic", "netcdf_classic_bare", 0.95),
                                         ("npy", "raw_npy_group", 0.95)):
                 for phase in ("write", "read"):
+                    if f"{plugin}.{phase}" not in s:
+                        continue  # a group left out with --groups
                     p, q = s[f"{plugin}.{phase}"], s[f"{ref}.{phase}"]
                     of_medians = statistics.median(q) / statistics.median(p)
                     per_round = statistics.median([b / a for a, b in zip(p, q)])

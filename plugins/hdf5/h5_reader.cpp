@@ -1,6 +1,7 @@
 // The hdf5 plugin's reader (see h5_reader.hpp).
 #include "h5_reader.hpp"
 
+#include "filters.hpp"
 #include "settings.hpp"
 
 #include <sys/stat.h>
@@ -155,11 +156,13 @@ void hdf5_reader::check_dataset(const std::string& name, std::uint64_t asked) {
         if (id < 0) fail(FB_E_CORRUPT, "cannot read the dataset's filters in", path_);
         if (H5Zfilter_avail(id) <= 0) {
             take_error_stack();
+            const filter_info* known = filter_of_id(id);
             throw sdk::error(FB_E_UNSUPPORTED,
                              where + " needs the HDF5 filter '" + std::string(filter_name) + "' (id " +
-                                 std::to_string(id) +
-                                 "), which this HDF5 library does not have (filter plugins are found "
-                                 "through HDF5_PLUGIN_PATH)");
+                                 std::to_string(id) + "), which this HDF5 library does not have" +
+                                 (known
+                                      ? ": " + filter_remedy(*known)
+                                      : std::string(" (filter plugins are found through HDF5_PLUGIN_PATH)")));
         }
         check_filter_values(where, id, values, value_count);
     }

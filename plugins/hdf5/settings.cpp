@@ -10,10 +10,13 @@ namespace {
     throw sdk::error(FB_E_INVALID_OPTION, "hdf5: " + message);
 }
 
+// Blosc 1 compresses at most 2^31 - 1 - 16 bytes at once
+// (BLOSC_MAX_BUFFERSIZE), and the blosc filter hands it a whole chunk.
+constexpr std::uint64_t blosc_max_chunk_bytes = 2147483647u - 16u;
+
 } // namespace
 
-hdf5_settings parse_settings(const sdk::open_request& r) {
-    const sdk::options& o = r.options;
+hdf5_settings parse_options(const sdk::options& o, fb_dtype d, const std::string& context) {
     hdf5_settings s;
     const std::string& layout = o.get_string("layout");
     s.layout = layout == "contiguous" ? layout_kind::contiguous
@@ -29,18 +32,66 @@ hdf5_settings parse_settings(const sdk::open_request& r) {
                    : libver == "v110"   ? H5F_LIBVER_V110
                    : libver == "latest" ? H5F_LIBVER_LATEST
                                         : H5F_LIBVER_EARLIEST;
+    const std::string& filter = o.get_string("filter");
+    s.filter = filter == "lz4"          ? external_filter::lz4
+               : filter == "bitshuffle" ? external_filter::bitshuffle
+               : filter == "blosc"      ? external_filter::blosc
+               : filter == "zfp"        ? external_filter::zfp
+                                        : external_filter::none;
+    s.lz4_block = o.get_size("lz4_block");
+    s.bitshuffle_lz4 = o.get_bool("bitshuffle_lz4");
+    const std::string& codec = o.get_string("blosc_codec");
+    s.blosc_codec = codec == "blosclz" ? 0
+                    : codec == "lz4hc" ? 2
+                    : codec == "zlib"  ? 4
+                    : codec == "zstd"  ? 5
+                                       : 1;
+    s.blosc_level = static_cast<unsigned>(o.get_int("blosc_level"));
+    const std::string& blosc_shuffle = o.get_string("blosc_shuffle");
+    s.blosc_shuffle = blosc_shuffle == "none" ? 0 : blosc_shuffle == "bit" ? 2 : 1;
+    const std::string& mode = o.get_string("zfp_mode");
+    s.zfp = mode == "rate"        ? zfp_mode::rate
+            : mode == "precision" ? zfp_mode::precision
+            : mode == "accuracy"  ? zfp_mode::accuracy
+                                  : zfp_mode::reversible;
+    s.zfp_rate = o.get_float("zfp_rate");
+    s.zfp_precision = static_cast<unsigned>(o.get_int("zfp_precision"));
+    s.zfp_accuracy = o.get_float("zfp_accuracy");
 
     if (s.layout == layout_kind::contiguous && s.has_filters())
-        invalid("deflate, shuffle and fletcher32 are HDF5 filters, which work on chunks: they need layout "
-                "chunked (or auto), not contiguous (for '" +
-                r.path + "')");
+        invalid("deflate, shuffle, fletcher32 and filter are HDF5 filters, which work on chunks: they need "
+                "layout chunked (or auto), not contiguous" +
+                context);
+    if (s.deflate > 0 && s.filter != external_filter::none)
+        invalid("deflate " + std::to_string(s.deflate) + " and filter " + filter +
+                " are two compressors, one after the other; choose one (deflate 0 or filter none)" + context);
+    if (s.filter == external_filter::zfp && s.shuffle)
+        invalid("filter zfp compresses the values themselves, and shuffle before it scrambles them; set "
+                "shuffle false" +
+                context);
+    if (s.filter == external_filter::zfp && d == FB_DTYPE_U8)
+        invalid("filter zfp compresses f64, f32, i64 and i32 values, not u8; use another filter for u8" +
+                context);
+    if (s.filter == external_filter::zfp && s.zfp == zfp_mode::rate && !(s.zfp_rate > 0))
+        invalid("zfp_rate must be more than 0 bits per value for zfp_mode rate" + context);
+    if (s.filter == external_filter::zfp && s.zfp == zfp_mode::accuracy && !(s.zfp_accuracy > 0))
+        invalid("zfp_accuracy must be more than 0 for zfp_mode accuracy" + context);
+    if (s.filter == external_filter::blosc && s.chunk * sdk::dtype_size(d) > blosc_max_chunk_bytes)
+        invalid("chunk " + std::to_string(s.chunk) + " is " + std::to_string(s.chunk * sdk::dtype_size(d)) +
+                " bytes of " + sdk::dtype_name(d) +
+                ", more than blosc compresses at once (2^31 - 17 bytes); "
+                "use a smaller chunk" +
+                context);
     // A path inside the file: groups on the way are created by the writer.
     std::string name = s.dataset;
     name.erase(0, name.find_first_not_of('/'));
     if (name.empty() || s.dataset.back() == '/')
-        invalid("dataset '" + s.dataset + "' is not a dataset name (e.g. data or /group/data) (for '" +
-                r.path + "')");
+        invalid("dataset '" + s.dataset + "' is not a dataset name (e.g. data or /group/data)" + context);
     return s;
+}
+
+hdf5_settings parse_settings(const sdk::open_request& r) {
+    return parse_options(r.options, r.dtype, " (for '" + r.path + "')");
 }
 
 bool chunked_layout(const hdf5_settings& s, std::uint64_t count, const std::string& path) {

@@ -1,6 +1,10 @@
 // Tests of the hdf5 plugin through the core registry, with the HDF5 C API
 // as the independent inspector of what it wrote: round trips of every dtype,
-// layout, filter set, chunking and count mode; the file's structure (type
+// layout, filter set, chunking and count mode; the filter plugins (lz4,
+// bitshuffle, blosc, zfp) that this HDF5 loads, in the pipeline, lossless
+// or within zfp's bound, and formatbench.check-options/1's refusals
+// (impossible combinations, a filter HDF5 cannot load, with what to
+// install); the file's structure (type
 // H5T_IEEE_F64LE and friends, rank, fixed or unlimited size, layout, chunk
 // size, filter pipeline, superblock version of each libver); datasets made
 // here with the C API that the reader accepts (big-endian, a nested path)
@@ -17,7 +21,10 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cmath>
 #include <thread>
+#include <tuple>
 
 namespace {
 
@@ -69,9 +76,14 @@ protected:
         EXPECT_EQ(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_DATASET), datasets_) << "HDF5 datasets left open";
         EXPECT_EQ(open_between(before_.space, after.space), 0u) << "HDF5 dataspaces left open";
         EXPECT_EQ(open_between(before_.list, after.list), 0u) << "HDF5 property lists left open";
-        EXPECT_EQ(open_between(before_.type, after.type), 0u) << "HDF5 datatypes left open";
+        EXPECT_EQ(open_between(before_.type, after.type), leaked_types_) << "HDF5 datatypes left open";
     }
     temp_dir dir_;
+    // Datatype ids that HDF5's filter plugins leave open, not the plugin:
+    // H5Z-ZFP 1.1.0 (Debian 12's hdf5-filter-plugin-zfp-serial) leaves one
+    // in its set_local for every zfp dataset created (seen with bare HDF5
+    // calls too).
+    std::size_t leaked_types_ = 0;
     ssize_t files_ = 0, datasets_ = 0;
     id_marks before_;
 };
@@ -283,6 +295,187 @@ TEST_F(Hdf5, ImpossibleOptionsAreRefusedBeforeAnyFile) {
               FB_E_INVALID_OPTION);
     EXPECT_NE(message.find("cannot grow"), std::string::npos) << message;
     EXPECT_FALSE(fs::exists(dir_ / "a.h5"));
+}
+
+// ---- Filter plugins (lz4, bitshuffle, blosc, zfp) ---------------------------------
+
+struct filter_case {
+    option_list options;
+    H5Z_filter_t id;
+    bool lossless;
+};
+
+// Each filter plugin with settings of its own; the ones this HDF5 cannot
+// load are left out of the round trips (and refused, below).
+const std::vector<filter_case> filter_cases = {
+    {{{"filter", "lz4"}}, 32004, true},
+    {{{"filter", "lz4"}, {"shuffle", "true"}, {"lz4_block", "64KiB"}, {"chunk", "20000"}}, 32004, true},
+    {{{"filter", "bitshuffle"}}, 32008, true},
+    {{{"filter", "bitshuffle"}, {"bitshuffle_lz4", "false"}, {"fletcher32", "true"}}, 32008, true},
+    {{{"filter", "blosc"}}, 32001, true},
+    {{{"filter", "blosc"}, {"blosc_codec", "zstd"}, {"blosc_level", "9"}, {"blosc_shuffle", "bit"}},
+     32001,
+     true},
+    {{{"filter", "blosc"}, {"blosc_codec", "zlib"}, {"blosc_shuffle", "none"}, {"chunk", "3000"}},
+     32001,
+     true},
+    {{{"filter", "blosc"}, {"blosc_codec", "blosclz"}, {"blosc_level", "0"}}, 32001, true},
+    {{{"filter", "blosc"}, {"blosc_codec", "lz4hc"}, {"libver", "latest"}}, 32001, true},
+    {{{"filter", "zfp"}}, 32013, true},
+    {{{"filter", "zfp"}, {"fletcher32", "true"}, {"chunk", "5000"}}, 32013, true},
+    {{{"filter", "zfp"}, {"zfp_mode", "accuracy"}, {"zfp_accuracy", "1e-3"}}, 32013, false},
+    {{{"filter", "zfp"}, {"zfp_mode", "rate"}, {"zfp_rate", "12"}}, 32013, false},
+    {{{"filter", "zfp"}, {"zfp_mode", "precision"}, {"zfp_precision", "20"}}, 32013, false},
+};
+
+bool filter_loads(H5Z_filter_t f) {
+    return H5Zfilter_avail(f) > 0;
+}
+
+// n smooth finite values of a float dtype in [-1, 1], which zfp's lossy
+// modes are made for (they do not keep infinities, NaNs or extremes).
+bytes smooth_data(fb_dtype d, std::size_t n) {
+    bytes out(n * esize(d));
+    for (std::size_t i = 0; i < n; ++i) {
+        const double x = std::sin(0.001 * double(i)) * std::cos(0.0173 * double(i));
+        if (d == FB_DTYPE_F64)
+            std::memcpy(out.data() + 8 * i, &x, 8);
+        else {
+            const float y = static_cast<float>(x);
+            std::memcpy(out.data() + 4 * i, &y, 4);
+        }
+    }
+    return out;
+}
+
+// The largest |a - b| of two arrays of a float dtype.
+double max_error(fb_dtype d, const bytes& a, const bytes& b) {
+    double worst = 0;
+    for (std::size_t i = 0; i < a.size() / esize(d); ++i) {
+        double x, y;
+        if (d == FB_DTYPE_F64) {
+            std::memcpy(&x, a.data() + 8 * i, 8);
+            std::memcpy(&y, b.data() + 8 * i, 8);
+        } else {
+            float u, v;
+            std::memcpy(&u, a.data() + 4 * i, 4);
+            std::memcpy(&v, b.data() + 4 * i, 4);
+            x = u;
+            y = v;
+        }
+        worst = std::max(worst, std::isfinite(x - y) ? std::abs(x - y) : HUGE_VAL);
+    }
+    return worst;
+}
+
+TEST_F(Hdf5, FilterPluginsRoundTripInTheirPipeline) {
+    int written = 0;
+    for (const auto& c : filter_cases) {
+        if (!filter_loads(c.id)) continue;
+        for (fb_dtype d : formatbench::all_dtypes) {
+            if (c.id == 32013 && d == FB_DTYPE_U8) continue; // zfp: refused, below
+            if (!c.lossless && (d == FB_DTYPE_I64 || d == FB_DTYPE_I32)) continue;
+            std::string opts;
+            for (const auto& [k, v] : c.options)
+                opts += " " + k + "=" + v;
+            SCOPED_TRACE(std::string(formatbench::dtype_name(d)) + opts);
+            EXPECT_EQ(plugin(id).is_lossless(c.options, d), c.lossless);
+            EXPECT_NO_THROW(plugin(id).check_option_set(c.options, d));
+            const std::size_t n = 50021;
+            std::string message;
+            bytes data = c.lossless ? make_data(d, n) : smooth_data(d, n);
+            ASSERT_EQ(status_of([&] { write_array(id, dir_ / "a.h5", d, data, c.options, 7001); }, &message),
+                      FB_OK)
+                << message;
+            if (c.id == 32013) ++leaked_types_;
+            dataset_facts f = inspect(dir_ / "a.h5", "data", d);
+            EXPECT_EQ(f.layout, H5D_CHUNKED) << "a filter makes layout auto chunked";
+            EXPECT_NE(std::find(f.filters.begin(), f.filters.end(), c.id), f.filters.end());
+            bytes back = read_array(id, dir_ / "a.h5", d, n, {}, 4097);
+            if (c.lossless) {
+                ASSERT_EQ(first_difference(back, data, esize(d)), "");
+            } else {
+                // accuracy 1e-3 bounds the error; 12 bits per value and 20
+                // bit planes of values in [-1, 1] come within 1e-2.
+                EXPECT_LE(max_error(d, data, back), c.options[1].second == "accuracy" ? 1e-3 : 1e-2);
+                EXPECT_NE(back, data) << "lossy, so not bit-exact";
+            }
+            ++written;
+        }
+    }
+    // This machine's Debian packages give lz4, blosc and zfp (see
+    // scripts/setup-debian.sh); bitshuffle is not among them.
+    EXPECT_GT(written, 0) << "no filter plugin loads: HDF5_PLUGIN_PATH?";
+}
+
+// What formatbench.check-options/1 says before anything runs; the open
+// calls refuse the same before any file.
+TEST_F(Hdf5, CheckOptionsRefusesWhatCannotBeWritten) {
+    const std::vector<std::tuple<option_list, fb_dtype, std::string>> cases = {
+        {{{"layout", "contiguous"}, {"filter", "lz4"}}, FB_DTYPE_F64, "need layout chunked"},
+        {{{"layout", "contiguous"}, {"deflate", "4"}, {"shuffle", "true"}},
+         FB_DTYPE_F64,
+         "need layout chunked"},
+        {{{"deflate", "4"}, {"filter", "blosc"}}, FB_DTYPE_F64, "two compressors"},
+        {{{"filter", "zfp"}}, FB_DTYPE_U8, "not u8"},
+        {{{"filter", "zfp"}, {"shuffle", "true"}}, FB_DTYPE_F32, "set shuffle false"},
+        {{{"filter", "zfp"}, {"zfp_mode", "rate"}, {"zfp_rate", "0"}}, FB_DTYPE_F64, "zfp_rate must be more"},
+        {{{"filter", "blosc"}, {"chunk", "268435456"}}, FB_DTYPE_F64, "more than blosc compresses"},
+        {{{"dataset", "a/"}}, FB_DTYPE_F64, "is not a dataset name"},
+    };
+    for (const auto& [o, d, text] : cases) {
+        std::string message;
+        try {
+            plugin(id).check_option_set(o, d);
+        } catch (const std::exception& e) {
+            message = e.what();
+        }
+        EXPECT_NE(message.find("plugin 'hdf5' refuses these options for " +
+                               std::string(formatbench::dtype_name(d)) + " (invalid option): hdf5: "),
+                  std::string::npos)
+            << message;
+        EXPECT_NE(message.find(text), std::string::npos) << message;
+        const option_list& options = o;
+        const fb_dtype dtype = d;
+        EXPECT_EQ(status_of([&] { plugin(id).open_write(dir_ / "a.h5", dtype, 10, options); }, &message),
+                  FB_E_INVALID_OPTION);
+        EXPECT_NE(message.find(text), std::string::npos) << message;
+        EXPECT_FALSE(fs::exists(dir_ / "a.h5"));
+    }
+    EXPECT_NO_THROW(plugin(id).check_option_set({}, FB_DTYPE_U8));
+    EXPECT_NO_THROW(plugin(id).check_option_set({{"deflate", "6"}, {"shuffle", "true"}}, FB_DTYPE_F64));
+}
+
+// A filter this HDF5 cannot load is refused by check-options and by open,
+// with what to install; H5Zfilter_avail agrees. (tests/plugin_hdf5/
+// test_plan_filters.sh makes zfp unavailable with an empty
+// HDF5_PLUGIN_PATH and sees `formatbench plan` refuse it.)
+TEST_F(Hdf5, UnavailableFilterIsRefusedWithWhatToInstall) {
+    const std::pair<const char*, H5Z_filter_t> filters[] = {
+        {"lz4", 32004}, {"bitshuffle", 32008}, {"blosc", 32001}, {"zfp", 32013}};
+    int refused = 0;
+    for (auto [name, filter] : filters) {
+        const option_list o = {{"filter", name}};
+        std::string message;
+        try {
+            plugin(id).check_option_set(o, FB_DTYPE_F64);
+        } catch (const std::exception& e) {
+            message = e.what();
+        }
+        EXPECT_EQ(message.empty(), filter_loads(filter)) << name << ": " << message;
+        if (filter_loads(filter)) continue;
+        ++refused;
+        const std::string want =
+            "filter '" + std::string(name) + "' (" + std::to_string(filter) + ") is not available: ";
+        EXPECT_NE(message.find(want), std::string::npos) << message;
+        EXPECT_NE(message.find("(unsupported)"), std::string::npos) << message;
+        EXPECT_NE(message.find("HDF5 looks for filter plugins in"), std::string::npos) << message;
+        EXPECT_EQ(status_of([&] { plugin(id).open_write(dir_ / "a.h5", FB_DTYPE_F64, 10, o); }, &message),
+                  FB_E_UNSUPPORTED);
+        EXPECT_NE(message.find(want), std::string::npos) << message;
+        EXPECT_FALSE(fs::exists(dir_ / "a.h5"));
+    }
+    if (refused == 0) GTEST_SKIP() << "every filter plugin loads here; test_plan_filters.sh removes one";
 }
 
 TEST_F(Hdf5, WritesBeyondTheCountOrShortOfItAreErrors) {

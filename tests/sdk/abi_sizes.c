@@ -27,6 +27,8 @@ _Static_assert(sizeof(fb_ext_zero_copy_read_v1) == FB_EXT_ZERO_COPY_READ_V1_SIZE
                "an extension struct changed size: a changed layout is a new extension id");
 _Static_assert(sizeof(fb_ext_part_v1) == FB_EXT_PART_V1_SIZE,
                "an extension struct changed size: a changed layout is a new extension id");
+_Static_assert(sizeof(fb_ext_check_options_v1) == FB_EXT_CHECK_OPTIONS_V1_SIZE,
+               "an extension struct changed size: a changed layout is a new extension id");
 
 /* The 1.0 fields keep their offsets in every minor (LP64 layout). */
 _Static_assert(offsetof(fb_plugin_descriptor, struct_size) == 8, "descriptor header moved");

@@ -86,6 +86,7 @@ extern "C" {
 #define FB_OPEN_ARGS_SIZE_1_1 56u
 #define FB_EXT_ZERO_COPY_READ_V1_SIZE 16u
 #define FB_EXT_PART_V1_SIZE 24u
+#define FB_EXT_CHECK_OPTIONS_V1_SIZE 16u
 
 /* Smallest error buffer the host passes. */
 #define FB_ERROR_BUFFER_MIN 256
@@ -595,6 +596,35 @@ typedef struct fb_ext_part_v1 {
     fb_status (*open_read_part)(const fb_open_args* args, uint64_t offset, uint64_t total, fb_stream** out,
                                 char* err, size_t err_size);
 } fb_ext_part_v1;
+
+/* "formatbench.check-options/1": whether an option set can work here, asked
+ * before anything runs. The host has already checked each option against
+ * its declaration (names, types, ranges, choices); check_options says what
+ * the declarations cannot: a combination that cannot be written (a filter
+ * with a contiguous layout), a dtype an option cannot take, or a library or
+ * codec that is missing on this machine. `formatbench plan` and `run` call
+ * it in the host process once per format entry of the study and dtype, and
+ * a failure stops the study before any case runs, with the study file's
+ * position, the format's label, the plugin's id and err.
+ *
+ * options/option_count are the options the study set (as in fb_open_args:
+ * the rest take their defaults). Returns FB_OK, or FB_E_INVALID_OPTION (the
+ * options contradict each other or the dtype) or FB_E_UNSUPPORTED (this
+ * machine lacks what they need) with a message in err that names the
+ * option and what to change or install, e.g. "filter 'zfp' (32013) is not
+ * available: apt-get install hdf5-filter-plugin-zfp-serial". It must not
+ * touch the study's files or create any file; it may ask the plugin's
+ * libraries what they offer (which may load a codec's shared library). It
+ * needs no stream, may be called any number of times from any thread, and
+ * must be quick: a plan calls it for every format entry. A stream's open
+ * still checks everything on its own: check_options is advice given early,
+ * not a promise that open succeeds. */
+#define FB_EXT_CHECK_OPTIONS_V1 "formatbench.check-options/1"
+typedef struct fb_ext_check_options_v1 {
+    uint32_t struct_size;
+    fb_status (*check_options)(fb_dtype dtype, const fb_option* options, size_t option_count, char* err,
+                               size_t err_size);
+} fb_ext_check_options_v1;
 
 #ifdef __cplusplus
 } /* extern "C" */

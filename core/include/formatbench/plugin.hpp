@@ -483,8 +483,20 @@ struct adapter {
         });
     }
 
+    static fb_status check_options(fb_dtype dtype, const fb_option* opts, std::size_t n, char* err,
+                                   std::size_t err_size) {
+        return guarded(err, err_size, [&] {
+            if (dtype_size(dtype) == 0) throw error(FB_E_UNSUPPORTED, "unknown dtype");
+            T::check(options(option_decls<T>(), option_count<T>(), opts, n), dtype);
+        });
+    }
+
     static const void* get_extension(const char* id) {
         if (!id) return nullptr;
+        if constexpr (requires(const options& o) { T::check(o, FB_DTYPE_F64); }) {
+            static const fb_ext_check_options_v1 checker{sizeof(fb_ext_check_options_v1), &check_options};
+            if (std::strcmp(id, FB_EXT_CHECK_OPTIONS_V1) == 0) return &checker;
+        }
         if constexpr (requires(reader & r) { r.view(std::uint64_t{}); }) {
             static const fb_ext_zero_copy_read_v1 zero_copy{sizeof(fb_ext_zero_copy_read_v1), &view};
             if (std::strcmp(id, FB_EXT_ZERO_COPY_READ_V1) == 0) return &zero_copy;

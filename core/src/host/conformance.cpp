@@ -208,6 +208,14 @@ outcome round_trip(const plugin& p, const round_trip_case& c) {
     } catch (const std::exception& e) {
         return outcome::fail(std::string("refused: ") + e.what(), rule::allowed_values);
     }
+    // An option set the plugin itself refuses for this dtype on this
+    // machine (formatbench.check-options/1: zfp on u8, a filter not
+    // installed) never reaches a study's cases, so it is not round-tripped.
+    try {
+        p.check_option_set(c.options, c.dtype);
+    } catch (const std::exception& e) {
+        return outcome::skip(std::string("refused before any run: ") + e.what());
+    }
     bool lossless = p.is_lossless(c.options, c.dtype);
     folder_watch watch(dir.path(), path);
 

@@ -138,6 +138,20 @@ bool plugin::is_lossless(const option_list& given, dtype d) const {
     return has(FB_CAP_LOSSLESS);
 }
 
+void plugin::check_option_set(const option_list& given, dtype d) const {
+    if (!descriptor_->get_extension) return;
+    const auto* ext =
+        static_cast<const fb_ext_check_options_v1*>(descriptor_->get_extension(FB_EXT_CHECK_OPTIONS_V1));
+    if (!ext || ext->struct_size < FB_EXT_CHECK_OPTIONS_V1_SIZE || !ext->check_options) return;
+    auto c = to_c_options(given);
+    char err[error_buffer_size] = "";
+    fb_status st = ext->check_options(d, c.data(), c.size(), err, sizeof err);
+    if (st == FB_OK) return;
+    throw usage_error(
+        fmt::format("plugin '{}' refuses these options for {} ({}): {}", id_, dtype_name(d), status_name(st),
+                    *err ? escape_text(bounded_string(err, error_buffer_size)) : std::string("no message")));
+}
+
 bool plugin::has_extension(const char* id) const {
     return descriptor_->get_extension && descriptor_->get_extension(id) != nullptr;
 }

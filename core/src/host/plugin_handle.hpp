@@ -106,6 +106,11 @@ public:
     // Whether this option set reads back bit-exact for this dtype (ABI 1.1's
     // is_lossless_for when the plugin has it, else is_lossless or the flag).
     bool is_lossless(const option_list& given, dtype d) const;
+    // Asks the plugin whether this option set can work here for dtype d
+    // (formatbench.check-options/1; nothing to ask without it). Throws
+    // usage_error "plugin 'ID' refuses these options for DTYPE: <message>".
+    // Call after check_options: the plugin sees declared options only.
+    void check_option_set(const option_list& given, dtype d) const;
     // Whether the plugin offers formatbench.part/1 (parts of a shared file).
     bool has_parts() const;
     bool has_extension(const char* id) const;

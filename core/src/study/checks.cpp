@@ -68,6 +68,13 @@ void check_study_plugins(const study& s, const registry& reg) {
                     where +
                     fmt::format("plugin '{}' does not support dtype {} (dataset '{}'); it supports {}",
                                 p->id(), dtype_name(d.type), d.name, join(dtype_names(p->dtypes()))));
+            // What the declarations cannot say (formatbench.check-options/1):
+            // a combination or a missing codec, refused here, not at write.
+            try {
+                p->check_option_set(f.options, d.type);
+            } catch (const usage_error& e) {
+                throw usage_error(where + e.what());
+            }
             // A lossy option set is judged by its error, which the study
             // must bound: without a tolerance no value could fail the case.
             if (!f.tolerance.given() && !p->is_lossless(f.options, d.type))

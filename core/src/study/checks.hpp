@@ -1,7 +1,8 @@
 // Checks of a read study against the world, before anything runs (`plan`
 // and `run` make them alike): every format's plugin exists, supports the
-// dataset's dtype and accepts its options; every from_file input and the
-// data folder can be used. Each error is a usage_error naming the study
+// dataset's dtype and accepts its options (against their declarations, and
+// the plugin's own formatbench.check-options/1 for each dtype when it has
+// it); every from_file input and the data folder can be used. Each error is a usage_error naming the study
 // position, the key and what to do.
 #pragma once
 
