@@ -16,7 +16,9 @@ struct blosc_format {
     static constexpr const char* codecs[] = {"blosclz", "lz4", "lz4hc", "zlib", "zstd", nullptr};
     static constexpr const char* shuffles[] = {"none", "byte", "bit", nullptr};
 
-    static constexpr fb_option_decl options[] = {
+    // Not constexpr: the threads' maximum is the number of CPUs this process
+    // may run on when the library is loaded (sched_getaffinity).
+    static inline const fb_option_decl options[] = {
         sdk::option_choice("codec", "blosclz", codecs,
                            "Blosc's compressor inside each block (blosclz is Blosc's default); the reader "
                            "takes it from each chunk"),
@@ -29,11 +31,12 @@ struct blosc_format {
         sdk::option_size(
             "block_size", "0", 0, 64.0 * 1024 * 1024,
             "Blosc's block inside a chunk, the unit its threads share out; 0: Blosc's choice from "
-            "codec, level and element size; else at least 128 bytes"),
+            "codec, level and element size; below 128 bytes Blosc takes 128"),
         sdk::option_int(
-            "threads", "1", 0, 256,
+            "threads", "1", 0, usable_cpus(),
             "Blosc's threads per chunk (the *_ctx calls' numinternalthreads), writing and reading; "
-            "at most the CPUs this process may run on (sched_getaffinity); 0: all of them"),
+            "at most the CPUs this process may run on (its sched_getaffinity set, the maximum here); 0: all "
+            "of them"),
         sdk::option_size("chunk_size", "4MiB", 64, 1024.0 * 1024 * 1024,
                          "bytes per Blosc chunk, rounded down to whole elements (the last chunk is shorter); "
                          "the reader takes it from the header"),

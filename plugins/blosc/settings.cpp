@@ -30,13 +30,9 @@ blosc_settings parse_settings(const sdk::open_request& request) {
     const std::string& shuffle = o.get_string("shuffle");
     s.shuffle = shuffle == "none" ? BLOSC_NOSHUFFLE : shuffle == "bit" ? BLOSC_BITSHUFFLE : BLOSC_SHUFFLE;
     s.block_size = static_cast<std::size_t>(o.get_size("block_size"));
-    if (s.block_size != 0 && s.block_size < 128)
-        throw sdk::error(
-            FB_E_INVALID_OPTION,
-            "blosc: option 'block_size': " + std::to_string(s.block_size) +
-                " bytes is below Blosc's smallest block (128 bytes); use 0 for Blosc's choice or "
-                "a size of at least 128 bytes (opening '" +
-                request.path + "')");
+    // Blosc raises a forced block below its smallest (128 bytes) to 128;
+    // done here too, so the metric-free settings say what Blosc uses.
+    if (s.block_size != 0 && s.block_size < 128) s.block_size = 128;
     const int cpus = usable_cpus();
     const auto threads = o.get_int("threads");
     if (threads > cpus)

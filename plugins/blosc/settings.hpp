@@ -1,8 +1,10 @@
 // The blosc plugin's options, parsed once per stream into plain values, and
 // the words of its file messages. The declarations (names, defaults, ranges,
 // help) live in blosc.cpp; this file adds the checks a declaration cannot
-// state: the codec compiled into the installed libblosc, a block size of 1
-// to 127 bytes, and threads within the CPUs this process may run on.
+// state: the codec compiled into the installed libblosc, and threads within
+// the CPUs this process may run on now (the declared maximum is the count
+// when the plugin was loaded; a process may since run on fewer, as an MPI
+// rank bound to its cores does).
 #pragma once
 
 #include <formatbench/plugin.hpp>
@@ -24,7 +26,7 @@ struct blosc_settings {
     std::string codec = "blosclz"; // Blosc's compressor name (blosc_compname_to_compcode)
     int level = 5;                 // clevel, 0 (stored) .. 9
     int shuffle = 1;               // BLOSC_NOSHUFFLE, BLOSC_SHUFFLE or BLOSC_BITSHUFFLE
-    std::size_t block_size = 0;    // Blosc's blocksize; 0: Blosc chooses
+    std::size_t block_size = 0;    // Blosc's blocksize; 0: Blosc chooses; 1..127 raised to 128
     int threads = 1;               // numinternalthreads of every *_ctx call
     std::size_t chunk_bytes = 0;   // chunk_size rounded down to whole elements (at least one)
     std::size_t element_size = 0;  // also Blosc's typesize

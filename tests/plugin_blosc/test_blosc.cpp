@@ -129,6 +129,7 @@ TEST(BloscPlugin, LevelsBlockSizesThreadsAndChunkSizes) {
     for (const option_list& o : std::vector<option_list>{{{"level", "0"}},
                                                          {{"level", "9"}, {"codec", "zstd"}},
                                                          {{"block_size", "128"}},
+                                                         {{"block_size", "1"}},
                                                          {{"block_size", "64KiB"}, {"chunk_size", "1MiB"}},
                                                          {{"threads", threads}, {"chunk_size", "1MiB"}},
                                                          {{"threads", "0"}, {"codec", "lz4"}},
@@ -386,14 +387,49 @@ TEST(BloscPlugin, InvalidOptionsNameOptionValueAndChoices) {
     refused({{"codec", "snappy"}}, {"codec", "snappy", "blosclz | lz4 | lz4hc | zlib | zstd"});
     refused({{"shuffle", "yes"}}, {"shuffle", "yes", "none | byte | bit"});
     refused({{"level", "10"}}, {"level", "10", "[0, 9]"});
-    refused({{"block_size", "100"}}, {"block_size", "100", "128 bytes"});
     refused({{"chunk_size", "10"}}, {"chunk_size", "10", "[64, 1073741824]"});
     const int n = cpus();
-    if (n < 256) {
-        const std::string too_many = std::to_string(n + 1);
-        refused({{"threads", too_many}}, {"blosc: option 'threads'", too_many, "CPUs this process may run on",
-                                          "threads <= " + std::to_string(n)});
-    }
+    const std::string too_many = std::to_string(n + 1);
+    refused({{"threads", too_many}}, {"threads", too_many, "[0, " + std::to_string(n) + "]"});
+}
+
+TEST(BloscPlugin, ThreadsBeyondTheCpusOfTheAffinitySetAtOpenAreRefused) {
+    // The declared maximum is the CPUs when the plugin was loaded; a process
+    // bound to fewer since (an MPI rank pinned to one core) is refused at
+    // open by the plugin itself, with a message saying what to do.
+    temp_dir dir;
+    (void)plugin(id); // loaded with every CPU
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);
+    if (CPU_COUNT(&all) < 2) GTEST_SKIP() << "needs 2 CPUs";
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &all)) {
+            CPU_SET(c, &one);
+            break;
+        }
+    ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+    std::string message;
+    const int st = status_of(
+        [&] {
+            write_array(id, dir / "a.blosc", FB_DTYPE_F64, make_data(FB_DTYPE_F64, 10), {{"threads", "2"}});
+        },
+        &message);
+    bytes got;
+    const int zero = status_of([&] {
+        write_array(id, dir / "b.blosc", FB_DTYPE_F64, make_data(FB_DTYPE_F64, 10), {{"threads", "0"}});
+        got = read_array(id, dir / "b.blosc", FB_DTYPE_F64, 10, {{"threads", "0"}});
+    });
+    ASSERT_EQ(sched_setaffinity(0, sizeof all, &all), 0);
+    EXPECT_EQ(st, FB_E_INVALID_OPTION) << message;
+    for (const char* text : {"blosc: option 'threads': 2 is more than the 1 CPUs this process may run on",
+                             "use threads <= 1", "taskset", "a.blosc"})
+        EXPECT_NE(message.find(text), std::string::npos) << text << " in: " << message;
+    EXPECT_FALSE(fs::exists(dir / "a.blosc"));
+    EXPECT_EQ(zero, FB_OK) << "threads: 0 takes the one CPU left";
+    EXPECT_EQ(got, make_data(FB_DTYPE_F64, 10));
 }
 
 TEST(BloscPlugin, TheCountAnnouncedBindsTheWriter) {
