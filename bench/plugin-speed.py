@@ -2,6 +2,7 @@
 """Plugin speed against its references, measured in one run (issue targets).
 
   bench/plugin-speed.py [BUILD_DIR] [--runs 7] [--sizes 1000000,10000000] [--containers [--groups G,...]] [--only-compress]
+  bench/plugin-speed.py [BUILD_DIR] --blosc [--runs 7] [--sizes 1000000,10000000]
 
 Runs build/bench/plugin_speed, which times every plugin beside its
 references in rounds (each round runs every step once): bare
@@ -56,9 +57,14 @@ def main():
     ap.add_argument("--groups", default=None,
                     help="with --containers: only these groups (comma-separated: hdf5, hdf5_deflate, netcdf4, "
                          "netcdf_classic, npy)")
+    ap.add_argument("--blosc", action="store_true",
+                    help="run bench/speed_blosc instead: the blosc plugin against a bare blosc_*_ctx + "
+                         "write()/read() loop")
     a = ap.parse_args()
     if a.containers:
         return containers(a.build, a.runs, a.sizes, a.groups)
+    if a.blosc:
+        return blosc_report(a)
     speed = os.path.join(a.build, "bench", "plugin_speed")
     plugins = os.path.join(a.build, "plugins")
     work = tempfile.mkdtemp(prefix="fb-bench-", dir=os.environ.get("TMPDIR", "/tmp"))
@@ -332,6 +338,50 @@ def compress_report(a, work):
                         ref, two = d["zstd_ref_t1" + sfx]["write_samples_s"], d[unit + sfx]["write_samples_s"]
                         print(f"  zstd {what} vs 1-thread compress2 ({'uniform' if not sfx else 'smooth'}) in "
                               f"those rounds: {statistics.median([ref[i] / two[i] for i in calm]):.2f}")
+
+
+# ---- blosc against a bare loop of its calls (bench/speed_blosc) ----
+
+def blosc_report(a):
+    """Runs build/bench/speed_blosc (built with the blosc plugin) at each
+    size and prints, for uniform and smooth float64 data and each setting
+    (codec, level, shuffle, threads), the plugin against a bare C loop that
+    makes the same file with the same settings and threads: per 4 MiB chunk
+    blosc_compress_ctx and one write(2), per chunk one read(2) and
+    blosc_decompress_ctx (plugins/blosc/README.md)."""
+    exe = os.path.join(a.build, "bench", "speed_blosc")
+    if not os.path.exists(exe):
+        print("(speed_blosc not built: libblosc-dev is needed)")
+        return 1
+    work = tempfile.mkdtemp(prefix="fb-bench-", dir=os.environ.get("TMPDIR", "/tmp"))
+    try:
+        for n in [int(x) for x in a.sizes.split(",") if x]:
+            out = json.loads(subprocess.run([exe, os.path.join(a.build, "plugins"), work, str(n), str(a.runs)],
+                                            check=True, capture_output=True, text=True).stdout)
+            d = out["units"]
+            mb = n * 8 / 1e6
+            print(f"\n== blosc, n = {n} float64, page cache, {out['cpus']} CPUs, median of {a.runs} rounds "
+                  f"(MB/s = 10^6 bytes of payload per second)")
+            print(f"{'case':<34}{'write s':>10}{'read s':>10}{'write MB/s':>12}{'read MB/s':>11}{'ratio':>8}")
+            for k, v in d.items():
+                w, r = statistics.median(v["write_samples_s"]), statistics.median(v["read_samples_s"])
+                size = f"{v['ratio']:>8.3f}" if "ratio" in v else ""
+                print(f"{k:<34}{w:>10.5f}{r:>10.5f}{mb / w:>12.0f}{mb / r:>11.0f}{size}")
+            print("speed ratios, plugin vs bare loop (> 1: the plugin is faster)   of medians   per round (median)"
+                  "   [target]")
+            for k in d:
+                if not k.startswith("blosc_plugin_"):
+                    continue
+                ref = "blosc_ref_" + k[len("blosc_plugin_"):]
+                for phase in ["write", "read"]:
+                    x, y = d[ref][phase + "_samples_s"], d[k][phase + "_samples_s"]
+                    m = statistics.median(x) / statistics.median(y)
+                    r = statistics.median([p / q for p, q in zip(x, y)])
+                    name = k[len("blosc_plugin_"):] + " " + phase
+                    print(f"  {name:<40}{m:>12.2f}{r:>18.2f}        [>= 0.95]")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":

@@ -58,6 +58,11 @@ void output_file::write_all(const unsigned char* data, std::size_t n) {
     written_ += n;
 }
 
+void output_file::write_at(const void* data, std::size_t n, std::uint64_t offset) {
+    flush();
+    io_.time([&] { file_.write_all_at(data, n, offset); });
+}
+
 void output_file::close() {
     flush();
     file_.close();

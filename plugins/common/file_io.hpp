@@ -1,4 +1,4 @@
-// File access shared by the compressing plugins (zlib, zstd, lz4), on the
+// File access shared by the compressing plugins (zlib, zstd, lz4, blosc), on the
 // SDK's sdk::file (EINTR and short transfers retried, errors naming the
 // path): a buffered writer that issues large write(2) calls and lends its
 // free space to a compressor, and the opening of a file to decompress. Each
@@ -49,6 +49,11 @@ public:
     // Appends bytes; large appends to an empty buffer bypass it.
     void append(const void* data, std::size_t n);
     void flush();
+    // Flushes, then writes n bytes at `offset` (pwrite(2)), leaving the
+    // append position where it was: a header completed at close (blosc,
+    // when the count was unknown at open). Throws FB_E_IO, also on a path
+    // that cannot seek (a FIFO).
+    void write_at(const void* data, std::size_t n, std::uint64_t offset);
     // Flushes and closes; reports a failing close(2) (NFS, quotas).
     void close();
 
