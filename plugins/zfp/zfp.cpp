@@ -1,0 +1,57 @@
+// zfp: the array as one zfp stream (libzfp, https://zfp.io) with its full
+// header written by zfp_write_header, which zfpy.decompress_numpy reads
+// back as the array. Modes reversible (lossless, the default), rate,
+// precision and accuracy; 1-D until data sets carry a shape (zfp_codec.hpp).
+// See zfp_writer.hpp, zfp_reader.hpp and README.md.
+#include "settings.hpp"
+#include "zfp_reader.hpp"
+#include "zfp_writer.hpp"
+
+#include <formatbench/plugin.hpp>
+
+namespace formatbench::detail {
+
+namespace sdk = formatbench::sdk;
+
+struct zfp_format {
+    static constexpr const char* modes[] = {"reversible", "rate", "precision", "accuracy", nullptr};
+
+    // rate, precision and accuracy each belong to one mode: 0 (the
+    // default) leaves them unset, and a value given for another mode is
+    // refused (settings.cpp), as is a mode without its value.
+    static constexpr fb_option_decl options[] = {
+        sdk::option_choice("mode", "reversible", modes,
+                           "reversible: lossless (bit-exact); rate: fixed bits per value (option rate); "
+                           "precision: fixed bit planes (option precision); accuracy: absolute error at most "
+                           "the tolerance (option accuracy, f32/f64 only)"),
+        sdk::option_float("rate", "0", 0, 64,
+                          "mode=rate: compressed bits per value, 0 < rate <= 32 (f32, i32) or 64 (f64, i64); "
+                          "zfp rounds it to whole bits per block of 4 values. 0: not set"),
+        sdk::option_int("precision", "0", 0, 64,
+                        "mode=precision: bit planes kept, 1..32 (f32, i32) or 1..64 (f64, i64). 0: not set"),
+        sdk::option_float("accuracy", "0", 0, 1e300,
+                          "mode=accuracy: absolute error tolerance (> 0); every value reads back within "
+                          "it. 0: not set"),
+    };
+
+    static sdk::plugin_info info() {
+        return {"zfp",
+                "1.0.0",
+                "one zfp stream with its header (zfpy reads it): reversible, rate, precision or accuracy",
+                "MIT",
+                "zfp",
+                FB_DTYPE_BIT(FB_DTYPE_F64) | FB_DTYPE_BIT(FB_DTYPE_F32) | FB_DTYPE_BIT(FB_DTYPE_I64) |
+                    FB_DTYPE_BIT(FB_DTYPE_I32),
+                FB_CAP_LOSSLESS | FB_CAP_LOSSY};
+    }
+
+    static bool is_lossless(const sdk::options& o) { return formatbench::detail::is_lossless(o); }
+    static bool is_lossless(const sdk::options& o, fb_dtype) { return formatbench::detail::is_lossless(o); }
+
+    using writer = zfp_writer;
+    using reader = zfp_reader;
+};
+
+} // namespace formatbench::detail
+
+FORMATBENCH_PLUGIN(formatbench::detail::zfp_format)
