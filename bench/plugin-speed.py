@@ -2,6 +2,7 @@
 """Plugin speed against its references, measured in one run (issue targets).
 
   bench/plugin-speed.py [BUILD_DIR] [--runs 7] [--sizes 1000000,10000000] [--containers] [--only-compress]
+  bench/plugin-speed.py [BUILD_DIR] --zfp [--runs 7] [--sizes 1000000,10000000]
 
 Runs build/bench/plugin_speed, which times every plugin beside its
 references in rounds (each round runs every step once): bare
@@ -53,7 +54,11 @@ def main():
                     help="sizes for the fortran plugin against the Fortran program (speed_fortran); '' skips")
     ap.add_argument("--containers", action="store_true",
                     help="run bench/speed_containers instead: hdf5, netcdf, npy against their references")
+    ap.add_argument("--zfp", action="store_true",
+                    help="run bench/speed_zfp instead: the zfp plugin against zfp_compress + write()")
     a = ap.parse_args()
+    if a.zfp:
+        return zfp_report(a)
     if a.containers:
         return containers(a.build, a.runs, a.sizes)
     speed = os.path.join(a.build, "bench", "plugin_speed")
@@ -324,6 +329,56 @@ def compress_report(a, work):
                         ref, two = d["zstd_ref_t1" + sfx]["write_samples_s"], d[unit + sfx]["write_samples_s"]
                         print(f"  zstd {what} vs 1-thread compress2 ({'uniform' if not sfx else 'smooth'}) in "
                               f"those rounds: {statistics.median([ref[i] / two[i] for i in calm]):.2f}")
+
+
+# ---- zfp against bare zfp_compress + write() (bench/speed_zfp) ----
+
+def zfp_report(a):
+    """Runs build/bench/speed_zfp (built with the zfp plugin) at each size and
+    prints, for uniform and smooth float64 data in modes reversible, rate 16
+    and accuracy 1e-6, the zfp plugin against the same zfp calls made
+    directly, open to close (zfp_write_header + zfp_compress into a buffer,
+    one write(2); one read(2), zfp_read_header + zfp_decompress), and
+    against those calls alone in memory."""
+    exe = os.path.join(a.build, "bench", "speed_zfp")
+    if not os.path.exists(exe):
+        print("(speed_zfp not built: libzfp-dev is needed)")
+        return 1
+    work = tempfile.mkdtemp(prefix="fb-bench-", dir=os.environ.get("TMPDIR", "/tmp"))
+    try:
+        for n in [int(x) for x in a.sizes.split(",") if x]:
+            d = json.loads(subprocess.run([exe, os.path.join(a.build, "plugins"), work, str(n), str(a.runs)],
+                                          check=True, capture_output=True, text=True).stdout)["units"]
+            mb = n * 8 / 1e6
+            print(f"\n== zfp, n = {n} float64, page cache, median of {a.runs} rounds "
+                  f"(MB/s = 10^6 bytes of payload per second)")
+            print(f"{'case':<34}{'write s':>11}{'read s':>11}{'write MB/s':>12}{'read MB/s':>12}{'ratio':>8}")
+            for k, v in d.items():
+                w, r = statistics.median(v["write_samples_s"]), statistics.median(v["read_samples_s"])
+                size = f"{v['ratio']:>8.3f}" if "ratio" in v else ""
+                print(f"{k:<34}{w:>11.5f}{r:>11.5f}{mb / w:>12.0f}{mb / r:>12.0f}{size}")
+
+            def ratio(ref, plugin, phase):
+                x, y = d[ref][phase + "_samples_s"], d[plugin][phase + "_samples_s"]
+                return statistics.median(x) / statistics.median(y), statistics.median([p / q for p, q in zip(x, y)])
+
+            print("speed ratios (> 1: the plugin is faster)          of medians   per round (median)   [target]")
+            for sfx in ["", "_smooth"]:
+                print(f"  {'uniform' if not sfx else 'smooth'}:")
+                for mode in ["reversible", "rate16", "accuracy1e-6"]:
+                    u = "zfp_" + mode
+                    for name, ref, phase, target in [
+                            (f"{mode} write vs zfp_compress+write()", u + "_ref", "write", ">= 0.95"),
+                            (f"{mode} read vs read()+zfp_decompress", u + "_ref", "read", ">= 0.95"),
+                            (f"{mode} write vs zfp_compress alone", u + "_codec", "write", ""),
+                            (f"{mode} read vs zfp_decompress alone", u + "_codec", "read", "")]:
+                        if ref + sfx in d and u + "_plugin" + sfx in d:
+                            m, r = ratio(ref + sfx, u + "_plugin" + sfx, phase)
+                            print(f"    {name:<44}{m:>9.2f}{r:>16.2f}        "
+                                  f"{('[' + target + ']') if target else ''}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":
