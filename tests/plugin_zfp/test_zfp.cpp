@@ -8,6 +8,8 @@
 // garbage files refused.
 #include "zfp_test_support.hpp"
 
+#include <zfp.h>
+
 namespace {
 
 using namespace zfp_test;
@@ -50,17 +52,30 @@ TEST(ZfpPlugin, ReversibleIsBitExactForEveryDtypeWholeChunkedAndUnknownCount) {
             }
 }
 
+// zfp codes integers as fixed point over the dtype's whole range, so a
+// rate or precision is counted from the top bit: the lossy integer cases
+// keep enough of them for values of ~10^5 (the low 8 bits go).
+std::vector<option_list> lossy_options(fb_dtype d) {
+    switch (d) {
+    case FB_DTYPE_I32:
+        return {{{"mode", "rate"}, {"rate", "24"}}, {{"mode", "precision"}, {"precision", "24"}}};
+    case FB_DTYPE_I64:
+        return {{{"mode", "rate"}, {"rate", "56"}}, {{"mode", "precision"}, {"precision", "56"}}};
+    default: return {rate8, precision16, accuracy001};
+    }
+}
+
 TEST(ZfpPlugin, LossyModesRoundTripEveryDtype) {
     temp_dir dir;
     for (fb_dtype d : zfp_dtypes)
-        for (const option_list* o : {&rate8, &precision16, &accuracy001}) {
-            if (o == &accuracy001 && (d == FB_DTYPE_I32 || d == FB_DTYPE_I64)) continue;
-            SCOPED_TRACE(testing::Message() << formatbench::dtype_name(d) << " " << o->front().second);
+        for (const option_list& o : lossy_options(d)) {
+            SCOPED_TRACE(testing::Message()
+                         << formatbench::dtype_name(d) << " " << o[0].second << " " << o[1].second);
             const bytes data = smooth_data(d, 20000);
-            write_array(id, dir / "a.zfp", d, data, *o, 3001);
-            const bytes whole = read_array(id, dir / "a.zfp", d, 20000, *o);
+            write_array(id, dir / "a.zfp", d, data, o, 3001);
+            const bytes whole = read_array(id, dir / "a.zfp", d, 20000, o);
             // The same values whichever way the file is read.
-            EXPECT_EQ(read_array(id, dir / "a.zfp", d, 20000, *o, 999), whole);
+            EXPECT_EQ(read_array(id, dir / "a.zfp", d, 20000, o, 999), whole);
             // Smaller than the payload and not the same bits: lossy.
             EXPECT_LT(fs::file_size(dir / "a.zfp"), data.size());
             EXPECT_NE(whole, data);
@@ -90,7 +105,8 @@ TEST(ZfpPlugin, AccuracyKeepsEveryValueWithinTheTolerance) {
 // zfp's stream in rate mode, from its documentation: the full header is
 // 32 bits of magic, 52 of field metadata and 12 of mode; each block of 4
 // values takes exactly 4 x rate bits (rate a multiple of 1/4 in 1-D); the
-// stream is padded to a 64-bit word.
+// stream is padded to a whole stream word (libzfp's stream_word_bits: 8 in
+// Debian's build, 64 in zfp's default one).
 TEST(ZfpPlugin, RateModeGivesTheSizeTheRateImplies) {
     temp_dir dir;
     for (fb_dtype d : zfp_dtypes)
@@ -103,7 +119,8 @@ TEST(ZfpPlugin, RateModeGivesTheSizeTheRateImplies) {
                 write_array(id, dir / "a.zfp", d, smooth_data(d, n), {{"mode", "rate"}, {"rate", text}});
                 const std::uint64_t blocks = (n + 3) / 4;
                 const std::uint64_t bits = 96 + blocks * static_cast<std::uint64_t>(4 * rate);
-                const std::uint64_t bytes = (bits + 63) / 64 * 8;
+                const std::uint64_t word = stream_word_bits;
+                const std::uint64_t bytes = (bits + word - 1) / word * word / 8;
                 EXPECT_EQ(fs::file_size(dir / "a.zfp"), bytes);
                 // Against the payload: rate / (8 x dtype size), plus header and padding.
                 EXPECT_NEAR(double(fs::file_size(dir / "a.zfp")), rate * double(n) / 8.0,
@@ -212,10 +229,12 @@ TEST_F(ZfpErrors, WrongTypeAndCount) {
 }
 
 // zfp has no checksum: a flipped bit in the blocks may read back as other
-// values. A flip in the header (type, extents, mode) is refused; anywhere
-// the reader never crashes or reads past its buffer (ASan builds).
+// values. A flip in the magic, type, dimensionality or the used bits of nx
+// is refused (bits 68..83, the top of the 48 bits of a 1-D nx - 1, are not
+// read by libzfp 1.0, nor by zfpy, which reads such a file as the array);
+// anywhere the reader never crashes or reads past its buffer (ASan builds).
 TEST_F(ZfpErrors, FlippedHeaderBitsAreRefusedAndNoFlipCrashes) {
-    for (std::size_t bit = 0; bit < 84; ++bit) { // magic and field metadata
+    for (std::size_t bit = 0; bit < 68; ++bit) { // magic and field metadata
         bytes bad = good_;
         bad[bit / 8] ^= static_cast<unsigned char>(1u << (bit % 8));
         put_file(dir_ / "bad.zfp", bad);
