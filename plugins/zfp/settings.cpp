@@ -42,40 +42,19 @@ zfp_settings parse_settings(const sdk::options& o, fb_dtype dtype, const std::st
     const unsigned bits = static_cast<unsigned>(sdk::dtype_size(dtype) * 8);
     const char* dt = sdk::dtype_name(dtype);
 
-    // Each parameter belongs to one mode; 0 (its default) means "not set".
-    struct parameter {
-        const char* name;
-        zfp_mode_choice owner;
-        bool set;
-        std::string value;
-    };
-    const parameter params[] = {
-        {"rate", zfp_mode_choice::rate, s.rate != 0, number(s.rate)},
-        {"precision", zfp_mode_choice::precision, s.precision != 0, std::to_string(s.precision)},
-        {"accuracy", zfp_mode_choice::accuracy, s.accuracy != 0, number(s.accuracy)},
-    };
-    for (const parameter& p : params) {
-        if (p.owner == s.mode && !p.set)
-            invalid(path, std::string("option 'mode': '") + mode + "' needs option '" + p.name + "' (" +
-                              (p.owner == zfp_mode_choice::rate        ? "bits per value, 0 < rate <= "
-                               : p.owner == zfp_mode_choice::precision ? "bit planes, 1 <= precision <= "
-                                                                       : "absolute error tolerance > 0") +
-                              (p.owner == zfp_mode_choice::accuracy ? std::string() : std::to_string(bits)) +
-                              (p.owner == zfp_mode_choice::accuracy ? "" : std::string(" for ") + dt) + ")");
-        if (p.owner != s.mode && p.set)
-            invalid(path, std::string("option '") + p.name + "': '" + p.value + "' is used by mode=" +
-                              p.name + " only, and mode is '" + mode + "'; leave it out (0)");
-    }
+    // Each parameter is read by its own mode only; the others are ignored
+    // (a study may sweep mode with every parameter set).
     if (s.mode == zfp_mode_choice::rate && s.rate > bits)
-        invalid(path, "option 'rate': '" + number(s.rate) + "' is not in (0, " + std::to_string(bits) +
-                          "] bits per value for " + dt);
+        invalid(path, "option 'rate': '" + number(s.rate) + "' is not in [1, " + std::to_string(bits) +
+                          "] bits per value for " + dt + " (mode=rate)");
     if (s.mode == zfp_mode_choice::precision && s.precision > bits)
         invalid(path, "option 'precision': '" + std::to_string(s.precision) + "' is not in [1, " +
-                          std::to_string(bits) + "] bit planes for " + dt);
+                          std::to_string(bits) + "] bit planes for " + dt + " (mode=precision)");
+    // zfp's accuracy mode bounds the error through floating-point exponents;
+    // it bounds none for integers (zfp ignores the tolerance there). Integers
+    // are written reversibly instead: exact, so within any tolerance.
     if (s.mode == zfp_mode_choice::accuracy && (dtype == FB_DTYPE_I32 || dtype == FB_DTYPE_I64))
-        invalid(path, std::string("option 'mode': 'accuracy' is for f32 and f64 only (zfp bounds no error "
-                                  "for integers); use mode=precision or reversible for ") +
-                          dt);
+        s.mode = zfp_mode_choice::reversible;
     return s;
 }
 

@@ -1,8 +1,7 @@
 // The zfp plugin's options, parsed once per stream into plain values: the
 // compression mode and its one parameter. The declarations (names,
 // defaults, ranges, help) live in zfp.cpp; this file checks what the
-// declarations cannot (a parameter that belongs to another mode, a range
-// that depends on the dtype) and sets the mode on a zfp_stream.
+// declarations cannot (a range that depends on the dtype) and sets the mode on a zfp_stream.
 #pragma once
 
 #include <formatbench/plugin.hpp>
@@ -21,16 +20,17 @@ enum class zfp_mode_choice { reversible, rate, precision, accuracy };
 
 struct zfp_settings {
     zfp_mode_choice mode = zfp_mode_choice::reversible;
-    double rate = 0;        // bits per value (mode rate)
-    unsigned precision = 0; // bit planes kept (mode precision)
-    double accuracy = 0;    // absolute error tolerance (mode accuracy)
+    double rate = 16;        // bits per value (mode rate)
+    unsigned precision = 32; // bit planes kept (mode precision)
+    double accuracy = 1e-3;  // absolute error tolerance (mode accuracy)
 };
 
-// The options of a write (or a read, which uses none of them: the stream's
-// header holds the mode). Throws sdk::error(FB_E_INVALID_OPTION) naming the
-// option, its value and what is allowed: a mode without its parameter, a
-// parameter of another mode, a rate or precision above the dtype's bits,
-// accuracy for an integer dtype (zfp bounds no error there).
+// The options of a write (the reader uses none of them: the stream's header
+// holds the mode). Only the chosen mode's parameter is read. Throws
+// sdk::error(FB_E_INVALID_OPTION) naming the option, its value and the
+// range for a rate or precision above the dtype's bits (32 for f32 and
+// i32). mode=accuracy with i32 or i64 becomes reversible: zfp bounds no
+// error for integers, and exact values are within any tolerance.
 zfp_settings parse_settings(const sdk::options& o, fb_dtype dtype, const std::string& path);
 
 // Whether an option set reads back bit-exact: mode=reversible only.

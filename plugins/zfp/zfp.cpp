@@ -16,22 +16,23 @@ namespace sdk = formatbench::sdk;
 struct zfp_format {
     static constexpr const char* modes[] = {"reversible", "rate", "precision", "accuracy", nullptr};
 
-    // rate, precision and accuracy each belong to one mode: 0 (the
-    // default) leaves them unset, and a value given for another mode is
-    // refused (settings.cpp), as is a mode without its value.
+    // rate, precision and accuracy are each read by their own mode only and
+    // ignored by the others, so a study can sweep mode with all three set.
     static constexpr fb_option_decl options[] = {
         sdk::option_choice("mode", "reversible", modes,
                            "reversible: lossless (bit-exact); rate: fixed bits per value (option rate); "
                            "precision: fixed bit planes (option precision); accuracy: absolute error at most "
-                           "the tolerance (option accuracy, f32/f64 only)"),
-        sdk::option_float("rate", "0", 0, 64,
-                          "mode=rate: compressed bits per value, 0 < rate <= 32 (f32, i32) or 64 (f64, i64); "
-                          "zfp rounds it to whole bits per block of 4 values. 0: not set"),
-        sdk::option_int("precision", "0", 0, 64,
-                        "mode=precision: bit planes kept, 1..32 (f32, i32) or 1..64 (f64, i64). 0: not set"),
-        sdk::option_float("accuracy", "0", 0, 1e300,
-                          "mode=accuracy: absolute error tolerance (> 0); every value reads back within "
-                          "it. 0: not set"),
+                           "the tolerance (option accuracy; i32 and i64 are written reversibly)"),
+        sdk::option_float(
+            "rate", "16", 1, 64,
+            "mode=rate only: compressed bits per value, at most 32 for f32 and i32; zfp rounds it "
+            "to whole bits per block of 4 values and raises it to 2.25 (f32) or 3 (f64)"),
+        sdk::option_int("precision", "32", 1, 64,
+                        "mode=precision only: bit planes kept, at most 32 for f32 and i32 (integers count "
+                        "from the dtype's top bit)"),
+        sdk::option_float("accuracy", "0.001", 1e-300, 1e300,
+                          "mode=accuracy only: absolute error tolerance; every finite value reads back "
+                          "within it"),
     };
 
     static sdk::plugin_info info() {

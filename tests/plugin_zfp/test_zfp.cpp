@@ -4,7 +4,7 @@
 // included); accuracy within its tolerance; the file size rate mode implies,
 // computed by hand from zfp's stream layout (a 96-bit header, blocks of 4
 // values of 4 x rate bits, padded to a 64-bit word); options refused with
-// their name and range; truncated, trailing, wrong-type, wrong-count and
+// their name and range, parameters of other modes ignored; truncated, trailing, wrong-type, wrong-count and
 // garbage files refused.
 #include "zfp_test_support.hpp"
 
@@ -29,6 +29,7 @@ TEST(ZfpPlugin, Described) {
                               FB_DTYPE_BIT(FB_DTYPE_I64) | FB_DTYPE_BIT(FB_DTYPE_I32));
     for (fb_dtype d : zfp_dtypes) {
         EXPECT_TRUE(p.is_lossless(reversible, d));
+        EXPECT_TRUE(p.is_lossless({{"rate", "8"}}, d)); // rate is ignored by mode=reversible
         EXPECT_FALSE(p.is_lossless(rate8, d));
         EXPECT_FALSE(p.is_lossless(precision16, d));
         EXPECT_FALSE(p.is_lossless({{"mode", "precision"}, {"precision", "64"}}, d));
@@ -143,22 +144,17 @@ TEST(ZfpPlugin, OptionsAreCheckedWithTheirNameValueAndRange) {
         std::string text;
     };
     const bad cases[] = {
-        {FB_DTYPE_F64,
-         {{"mode", "rate"}},
-         "'rate' needs option 'rate' (bits per value, 0 < rate <= 64 for f64)"},
-        {FB_DTYPE_F32, {{"mode", "rate"}, {"rate", "40"}}, "option 'rate': '40' is not in (0, 32]"},
-        {FB_DTYPE_F64, {{"mode", "precision"}}, "needs option 'precision'"},
+        {FB_DTYPE_F32,
+         {{"mode", "rate"}, {"rate", "40"}},
+         "option 'rate': '40' is not in [1, 32] bits per value for f32"},
         {FB_DTYPE_I32,
          {{"mode", "precision"}, {"precision", "33"}},
          "option 'precision': '33' is not in [1, 32]"},
-        {FB_DTYPE_F64, {{"mode", "accuracy"}}, "needs option 'accuracy'"},
-        {FB_DTYPE_I64, {{"mode", "accuracy"}, {"accuracy", "1"}}, "is for f32 and f64 only"},
-        {FB_DTYPE_F64,
-         {{"rate", "8"}},
-         "option 'rate': '8' is used by mode=rate only, and mode is 'reversible'"},
-        {FB_DTYPE_F64, {{"mode", "rate"}, {"rate", "8"}, {"accuracy", "0.5"}}, "option 'accuracy': '0.5'"},
         {FB_DTYPE_F64, {{"mode", "lossy"}}, "one of reversible | rate | precision | accuracy"},
-        {FB_DTYPE_F64, {{"rate", "-1"}}, "in [0, 64]"},
+        {FB_DTYPE_F64, {{"rate", "-1"}}, "option 'rate': '-1' is not a number in [1, 64]"},
+        {FB_DTYPE_F64, {{"rate", "0"}}, "in [1, 64]"},
+        {FB_DTYPE_F64, {{"precision", "65"}}, "in [1, 64]"},
+        {FB_DTYPE_F64, {{"accuracy", "0"}}, "option 'accuracy': '0'"},
     };
     for (const bad& c : cases) {
         std::string message;
@@ -167,6 +163,32 @@ TEST(ZfpPlugin, OptionsAreCheckedWithTheirNameValueAndRange) {
             FB_E_INVALID_OPTION);
         EXPECT_NE(message.find(c.text), std::string::npos) << message;
         EXPECT_FALSE(fs::exists(dir / "a.zfp")) << message;
+    }
+}
+
+// Each parameter is read by its own mode only: the others ignore it, and
+// the file is the same as without it.
+TEST(ZfpPlugin, ParametersOfOtherModesAreIgnored) {
+    temp_dir dir;
+    const bytes data = smooth_data(FB_DTYPE_F64, 5000);
+    write_array(id, dir / "a.zfp", FB_DTYPE_F64, data, {{"mode", "rate"}, {"rate", "8"}});
+    write_array(id, dir / "b.zfp", FB_DTYPE_F64, data,
+                {{"mode", "rate"}, {"rate", "8"}, {"precision", "3"}, {"accuracy", "100"}});
+    EXPECT_EQ(file_bytes(dir / "a.zfp"), file_bytes(dir / "b.zfp"));
+    write_array(id, dir / "c.zfp", FB_DTYPE_F64, data, {{"rate", "4"}, {"precision", "3"}});
+    EXPECT_EQ(read_array(id, dir / "c.zfp", FB_DTYPE_F64, 5000), data);
+}
+
+// zfp bounds no error for integers in accuracy mode: the plugin writes them
+// reversibly, the same file as mode=reversible.
+TEST(ZfpPlugin, AccuracyForIntegersIsReversible) {
+    temp_dir dir;
+    for (fb_dtype d : {FB_DTYPE_I32, FB_DTYPE_I64}) {
+        const bytes data = make_data(d, 3000);
+        write_array(id, dir / "a.zfp", d, data, {{"mode", "accuracy"}, {"accuracy", "1000"}});
+        write_array(id, dir / "b.zfp", d, data);
+        EXPECT_EQ(file_bytes(dir / "a.zfp"), file_bytes(dir / "b.zfp"));
+        EXPECT_EQ(read_array(id, dir / "a.zfp", d, 3000), data);
     }
 }
 
