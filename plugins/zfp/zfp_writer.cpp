@@ -8,7 +8,7 @@
 namespace formatbench::detail {
 
 zfp_writer::zfp_writer(const sdk::open_request& request)
-    : settings_(parse_settings(request.options, request.dtype, request.path)), dtype_(request.dtype),
+    : settings_(parse_settings(request.options, request.dtype, request.path)),
       type_(zfp_type_of(request.dtype)), element_size_(request.element_size()), announced_(request.count),
       metrics_(request.metrics()) {
     if (announced_ != FB_COUNT_UNKNOWN && announced_ > max_linear_count)

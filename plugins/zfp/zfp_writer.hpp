@@ -47,7 +47,6 @@ private:
     void guarded(Fn&& fn);
 
     zfp_settings settings_;
-    fb_dtype dtype_;
     zfp_type type_;
     std::size_t element_size_;
     std::uint64_t announced_; // the count at open, or FB_COUNT_UNKNOWN

@@ -1,6 +1,6 @@
 // libFuzzer target: the zfp plugin's writer and reader on arbitrary data
-// (writer_driver.hpp) in each mode: reversible must read back bit-exact,
-// accuracy within its tolerance; rate and precision bound no error. zfp's
+// (writer_driver.hpp) in each mode: reversible must read back bit-exact;
+// the lossy modes must write and read the count back (see same()). zfp's
 // lossy modes are for finite values, so for them this target first turns
 // every infinity and NaN of the input into 0 (reversible gets the input as
 // it is).
@@ -38,23 +38,16 @@ void options(fuzz::writer_case& c) {
     }
 }
 
-template <class T>
-bool within(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b, double tol) {
-    for (std::size_t i = 0; i + sizeof(T) <= a.size(); i += sizeof(T)) {
-        T x, y;
-        std::memcpy(&x, a.data() + i, sizeof x);
-        std::memcpy(&y, b.data() + i, sizeof y);
-        if (!(std::abs(double(x) - double(y)) <= tol)) return false;
-    }
-    return true;
-}
-
 bool same(const fuzz::writer_case& c, const std::vector<unsigned char>& written,
           const std::vector<unsigned char>& read) {
-    if (c.options.empty()) return written == read;
-    if (c.options[0].second != "accuracy") return read.size() == written.size();
-    const double tol = std::stod(c.options[1].second);
-    return c.dtype == FB_DTYPE_F64 ? within<double>(written, read, tol) : within<float>(written, read, tol);
+    // Lossy modes: the count only. libzfp 1.0 does not keep arbitrary data
+    // within the tolerance (this target found, with zfpy giving the same
+    // values: small values beside huge ones in a block of 4 come back as 0,
+    // past its 64 bit planes; subnormals as 0; errors up to 8.7x the
+    // tolerance in blocks whose largest value is near it); the tolerance is
+    // checked on smooth data in tests/plugin_zfp. See plugins/zfp/README.md.
+    if (!c.options.empty()) return read.size() == written.size();
+    return written == read;
 }
 
 const fuzz::writer_hooks hooks{"zfp", options, same};
