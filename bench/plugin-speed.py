@@ -3,6 +3,7 @@
 
   bench/plugin-speed.py [BUILD_DIR] [--runs 7] [--sizes 1000000,10000000] [--containers [--groups G,...]] [--only-compress]
   bench/plugin-speed.py [BUILD_DIR] --blosc [--runs 7] [--sizes 1000000,10000000]
+  bench/plugin-speed.py [BUILD_DIR] --zfp [--runs 7] [--sizes 1000000,10000000]
 
 Runs build/bench/plugin_speed, which times every plugin beside its
 references in rounds (each round runs every step once): bare
@@ -60,7 +61,11 @@ def main():
     ap.add_argument("--blosc", action="store_true",
                     help="run bench/speed_blosc instead: the blosc plugin against a bare blosc_*_ctx + "
                          "write()/read() loop")
+    ap.add_argument("--zfp", action="store_true",
+                    help="run bench/speed_zfp instead: the zfp plugin against zfp_compress + write()")
     a = ap.parse_args()
+    if a.zfp:
+        return zfp_report(a)
     if a.containers:
         return containers(a.build, a.runs, a.sizes, a.groups)
     if a.blosc:
@@ -352,6 +357,18 @@ def blosc_report(a):
     exe = os.path.join(a.build, "bench", "speed_blosc")
     if not os.path.exists(exe):
         print("(speed_blosc not built: libblosc-dev is needed)")
+# ---- zfp against bare zfp_compress + write() (bench/speed_zfp) ----
+
+def zfp_report(a):
+    """Runs build/bench/speed_zfp (built with the zfp plugin) at each size and
+    prints, for uniform and smooth float64 data in modes reversible, rate 16
+    and accuracy 1e-6, the zfp plugin against the same zfp calls made
+    directly, open to close (zfp_write_header + zfp_compress into a buffer,
+    one write(2); one read(2), zfp_read_header + zfp_decompress), and
+    against those calls alone in memory."""
+    exe = os.path.join(a.build, "bench", "speed_zfp")
+    if not os.path.exists(exe):
+        print("(speed_zfp not built: libzfp-dev is needed)")
         return 1
     work = tempfile.mkdtemp(prefix="fb-bench-", dir=os.environ.get("TMPDIR", "/tmp"))
     try:
@@ -379,6 +396,35 @@ def blosc_report(a):
                     r = statistics.median([p / q for p, q in zip(x, y)])
                     name = k[len("blosc_plugin_"):] + " " + phase
                     print(f"  {name:<40}{m:>12.2f}{r:>18.2f}        [>= 0.95]")
+            d = json.loads(subprocess.run([exe, os.path.join(a.build, "plugins"), work, str(n), str(a.runs)],
+                                          check=True, capture_output=True, text=True).stdout)["units"]
+            mb = n * 8 / 1e6
+            print(f"\n== zfp, n = {n} float64, page cache, median of {a.runs} rounds "
+                  f"(MB/s = 10^6 bytes of payload per second)")
+            print(f"{'case':<34}{'write s':>11}{'read s':>11}{'write MB/s':>12}{'read MB/s':>12}{'ratio':>8}")
+            for k, v in d.items():
+                w, r = statistics.median(v["write_samples_s"]), statistics.median(v["read_samples_s"])
+                size = f"{v['ratio']:>8.3f}" if "ratio" in v else ""
+                print(f"{k:<34}{w:>11.5f}{r:>11.5f}{mb / w:>12.0f}{mb / r:>12.0f}{size}")
+
+            def ratio(ref, plugin, phase):
+                x, y = d[ref][phase + "_samples_s"], d[plugin][phase + "_samples_s"]
+                return statistics.median(x) / statistics.median(y), statistics.median([p / q for p, q in zip(x, y)])
+
+            print("speed ratios (> 1: the plugin is faster)          of medians   per round (median)   [target]")
+            for sfx in ["", "_smooth"]:
+                print(f"  {'uniform' if not sfx else 'smooth'}:")
+                for mode in ["reversible", "rate16", "accuracy1e-6"]:
+                    u = "zfp_" + mode
+                    for name, ref, phase, target in [
+                            (f"{mode} write vs zfp_compress+write()", u + "_ref", "write", ">= 0.95"),
+                            (f"{mode} read vs read()+zfp_decompress", u + "_ref", "read", ">= 0.95"),
+                            (f"{mode} write vs zfp_compress alone", u + "_codec", "write", ""),
+                            (f"{mode} read vs zfp_decompress alone", u + "_codec", "read", "")]:
+                        if ref + sfx in d and u + "_plugin" + sfx in d:
+                            m, r = ratio(ref + sfx, u + "_plugin" + sfx, phase)
+                            print(f"    {name:<44}{m:>9.2f}{r:>16.2f}        "
+                                  f"{('[' + target + ']') if target else ''}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0
