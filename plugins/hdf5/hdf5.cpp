@@ -15,6 +15,18 @@
 
 namespace formatbench::hdf5 {
 
+// HDF5 closes itself at exit (its atexit handler), which dlclose()s the
+// filter plugins it loaded (H5Zfilter_avail, filtered datasets). What those
+// libraries allocated is then owned by unmapped code, and LeakSanitizer
+// reports it at exit as leaks of an unknown module, in every process that
+// used a filter plugin. Left open, the library and its plugins stay mapped
+// until the process ends; the plugin closes every file of its own streams
+// itself. Set when this library is loaded, before its first HDF5 call (it
+// has no effect once HDF5 is initialised, e.g. by the netcdf plugin).
+namespace {
+[[maybe_unused]] const herr_t no_close_at_exit = H5dont_atexit();
+} // namespace
+
 struct hdf5_format {
     static constexpr const char* layouts[] = {"auto", "contiguous", "chunked", nullptr};
     static constexpr const char* libvers[] = {"earliest", "v18", "v110", "latest", nullptr};
