@@ -35,7 +35,7 @@ expect_status 0 "$FB" --plugin-path "$dir" describe abi_c_1_2 --json
 # sink, an unreadable page right after them): C and C++ (plugin.hpp) alike.
 expect_status 0 "${FB_OLD_HOST:?}" "$dir/libabi_c_11.so" "${FB_PLUGIN_DIR:?}"/libfb_*.so
 expect_in "$work/out" "abi_c_1_1 (ABI 1.1): ok with 1.0 arguments"
-expect_in "$work/out" "raw (ABI 1.1): ok with 1.0 arguments"
+expect_in "$work/out" "raw (ABI 1.2): ok with 1.0 arguments"
 
 # Within a study: the host asks 1.1 plugins whether an option set is lossless
 # per dtype (abi_c_1_1 says f32 with buffer_size 3 is not), and a 1.0 plugin

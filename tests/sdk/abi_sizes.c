@@ -7,19 +7,22 @@
 
 #include <stddef.h>
 
-#if FB_ABI_MINOR == 1
+#if FB_ABI_MINOR == 2
 _Static_assert(sizeof(fb_plugin_descriptor) == FB_DESCRIPTOR_SIZE_1_1,
                "fb_plugin_descriptor changed size: appending a field needs FB_ABI_MINOR + 1 and a new "
                "FB_DESCRIPTOR_SIZE_1_<minor>, with its check here");
 _Static_assert(sizeof(fb_option_decl) == FB_OPTION_DECL_SIZE_1_0,
                "fb_option_decl changed size: a new minor and FB_OPTION_DECL_SIZE_1_<minor> are needed");
-_Static_assert(sizeof(fb_open_args) == FB_OPEN_ARGS_SIZE_1_1,
+_Static_assert(sizeof(fb_open_args) == FB_OPEN_ARGS_SIZE_1_2,
                "fb_open_args changed size: a new minor and FB_OPEN_ARGS_SIZE_1_<minor> are needed");
 /* What 1.1 appended sits right after the 1.0 layout. */
 _Static_assert(offsetof(fb_plugin_descriptor, is_lossless_for) == FB_DESCRIPTOR_SIZE_1_0,
                "1.1's descriptor field does not follow the 1.0 layout");
 _Static_assert(offsetof(fb_open_args, metric) == FB_OPEN_ARGS_SIZE_1_0,
                "1.1's open-argument fields do not follow the 1.0 layout");
+/* What 1.2 appended sits right after the 1.1 layout. */
+_Static_assert(offsetof(fb_open_args, ndim) == FB_OPEN_ARGS_SIZE_1_1,
+               "1.2's open-argument fields do not follow the 1.1 layout");
 #else
 #error "tests/sdk/abi_sizes.c: add the size checks of this ABI minor"
 #endif
@@ -28,6 +31,10 @@ _Static_assert(sizeof(fb_ext_zero_copy_read_v1) == FB_EXT_ZERO_COPY_READ_V1_SIZE
 _Static_assert(sizeof(fb_ext_part_v1) == FB_EXT_PART_V1_SIZE,
                "an extension struct changed size: a changed layout is a new extension id");
 _Static_assert(sizeof(fb_ext_check_options_v1) == FB_EXT_CHECK_OPTIONS_V1_SIZE,
+               "an extension struct changed size: a changed layout is a new extension id");
+_Static_assert(sizeof(fb_ext_read_at_v1) == FB_EXT_READ_AT_V1_SIZE,
+               "an extension struct changed size: a changed layout is a new extension id");
+_Static_assert(sizeof(fb_ext_read_box_v1) == FB_EXT_READ_BOX_V1_SIZE,
                "an extension struct changed size: a changed layout is a new extension id");
 
 /* The 1.0 fields keep their offsets in every minor (LP64 layout). */

@@ -1,5 +1,5 @@
 /*
- * formatbench plugin ABI, version 1.1: the one C header a format plugin needs.
+ * formatbench plugin ABI, version 1.2: the one C header a format plugin needs.
  *
  * A plugin is a shared library exporting one function, fb_plugin_entry, that
  * returns a pointer to a static, read-only fb_plugin_descriptor. The
@@ -59,7 +59,7 @@ extern "C" {
  * symbol really returned one of our descriptors. */
 #define FB_PLUGIN_MAGIC 0x4C504246u
 #define FB_ABI_MAJOR 1
-#define FB_ABI_MINOR 1
+#define FB_ABI_MINOR 2
 
 /* The one exported symbol. Its name is fixed and formatbench-specific so it
  * cannot collide with another library's symbol. */
@@ -84,9 +84,14 @@ extern "C" {
  * open arguments; fb_option_decl is unchanged. */
 #define FB_DESCRIPTOR_SIZE_1_1 160u
 #define FB_OPEN_ARGS_SIZE_1_1 56u
+/* 1.2 appended the data set's shape and the open flags to the open
+ * arguments; the descriptor is unchanged. */
+#define FB_OPEN_ARGS_SIZE_1_2 72u
 #define FB_EXT_ZERO_COPY_READ_V1_SIZE 16u
 #define FB_EXT_PART_V1_SIZE 24u
 #define FB_EXT_CHECK_OPTIONS_V1_SIZE 16u
+#define FB_EXT_READ_AT_V1_SIZE 16u
+#define FB_EXT_READ_BOX_V1_SIZE 16u
 
 /* Smallest error buffer the host passes. */
 #define FB_ERROR_BUFFER_MIN 256
@@ -228,6 +233,23 @@ static inline int fb_parse_size(const char* text, uint64_t* out) {
 /* Reading needs the element count the host asks for only; the file is
  * self-describing (a header with dtype and count). */
 #define FB_CAP_SELF_DESCRIBING (1ull << 5)
+/* (ABI 1.2) open_read honours FB_OPEN_DIRECT: the stream reads the file
+ * with O_DIRECT, past the page cache (docs/abi.md "Direct I/O"). */
+#define FB_CAP_DIRECT_IO (1ull << 6)
+
+/* fb_open_args.open_flags (ABI 1.2). */
+/* Read with O_DIRECT (only passed to open_read of a plugin with
+ * FB_CAP_DIRECT_IO). The host's buffers are then aligned to at least 4096
+ * bytes, and every read-at range it asks for starts and ends on a multiple
+ * of the file system's logical block size counted in payload bytes (the
+ * plan refuses blocks that do not); a plugin whose payload does not start
+ * at a block boundary in the file (a header) reads whole blocks into an
+ * aligned buffer of its own and copies. A file system that refuses
+ * O_DIRECT (tmpfs) is FB_E_UNSUPPORTED with a message naming the path. */
+#define FB_OPEN_DIRECT (1u << 0)
+
+/* The largest number of axes of a data set's shape (HDF5's limit). */
+#define FB_MAX_NDIM 32u
 
 /* Passed as count_hint when the host does not know the total count. */
 #define FB_COUNT_UNKNOWN UINT64_MAX
@@ -489,6 +511,17 @@ typedef struct fb_open_args {
      * bytes after compression, time inside the codec, worker threads...). */
     fb_metric_fn metric;
     void* metric_sink; /* passed back to metric, opaque to the plugin */
+
+    /* 1.2 (present when struct_size >= FB_OPEN_ARGS_SIZE_1_2): the data
+     * set's shape, row-major (the last axis varies fastest). ndim 0 means a
+     * flat array of `count` elements (shape NULL); otherwise shape holds
+     * ndim extents (1 <= ndim <= FB_MAX_NDIM) whose product is the count
+     * of the whole file (args->count, or the total of a part). A format that
+     * can store a shape (npy's header, an HDF5 dataspace, netCDF dimensions)
+     * writes it; one that cannot writes the flat array. */
+    uint32_t ndim;
+    uint32_t open_flags; /* FB_OPEN_* bits; 0 before 1.2 */
+    const uint64_t* shape;
 } fb_open_args;
 
 /* An open stream. Opaque to the host; each plugin defines it. */
@@ -625,6 +658,38 @@ typedef struct fb_ext_check_options_v1 {
     fb_status (*check_options)(fb_dtype dtype, const fb_option* options, size_t option_count, char* err,
                                size_t err_size);
 } fb_ext_check_options_v1;
+
+/* "formatbench.read-at/1" (ABI 1.2): random access on a stream from
+ * open_read (args->count is then the number of elements the file holds).
+ * read_at fills data with the `count` elements starting at element
+ * `offset`; it may be called any number of times, at any offsets, in any
+ * order, repeatedly for one offset, and must read what it returns from the
+ * file (or the plugin's own cache of it), never from a copy of the whole
+ * payload made at open. A range that does not lie inside [0, args->count)
+ * is FB_E_TRUNCATED and reads nothing. A stream that read_at is called on
+ * sees no call of read (the host uses one or the other). Index structures
+ * a format needs to find an offset (a frame table) are built in open_read
+ * or read from the file; either way that time is the READ phase's. */
+#define FB_EXT_READ_AT_V1 "formatbench.read-at/1"
+typedef struct fb_ext_read_at_v1 {
+    uint32_t struct_size;
+    fb_status (*read_at)(fb_stream* stream, uint64_t offset, void* data, uint64_t count, char* err,
+                         size_t err_size);
+} fb_ext_read_at_v1;
+
+/* "formatbench.read-box/1" (ABI 1.2): one box of an N-D data set, on a
+ * stream from open_read that was given a shape (args->ndim >= 1): ndim
+ * equals args->ndim, and the box is [start[k], start[k] + count[k]) on
+ * every axis k. data receives the box's elements row-major (the last
+ * axis fastest), prod(count) of them. A box that does not lie inside the
+ * shape, or an ndim other than the stream's, is FB_E_TRUNCATED and reads
+ * nothing. Called as often as read_at may be, and never mixed with read. */
+#define FB_EXT_READ_BOX_V1 "formatbench.read-box/1"
+typedef struct fb_ext_read_box_v1 {
+    uint32_t struct_size;
+    fb_status (*read_box)(fb_stream* stream, uint32_t ndim, const uint64_t* start, const uint64_t* count,
+                          void* data, char* err, size_t err_size);
+} fb_ext_read_box_v1;
 
 #ifdef __cplusplus
 } /* extern "C" */

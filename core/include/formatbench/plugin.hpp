@@ -14,6 +14,13 @@
 //       // optional in reader: const void* view(std::uint64_t count);  (zero-copy read)
 //       // optional: static constexpr bool parts = true;  (formatbench.part/1: the
 //       //   constructors then also get requests with request.part set)
+//       // optional in reader (ABI 1.2): void read_at(std::uint64_t offset, void* data,
+//       //   std::uint64_t count);  (formatbench.read-at/1)
+//       // optional in reader (ABI 1.2): void read_box(const std::uint64_t* start,
+//       //   const std::uint64_t* count, void* data);  (formatbench.read-box/1; one
+//       //   start and count per axis of request.shape; for_each_run helps)
+//       // The adapter checks every range and box against the stream's count
+//       // and shape (FB_E_TRUNCATED) before the reader sees it.
 //   };
 //   FORMATBENCH_PLUGIN(my_format)
 //
@@ -288,6 +295,10 @@ struct open_request {
     std::optional<part_of_file> part = {}; // set when the host opens one part of a shared file
     fb_metric_fn metric_fn = nullptr;      // the host's sink (ABI 1.1), null when absent
     void* metric_sink = nullptr;
+    // The data set's shape, row-major (ABI 1.2): empty for a flat array.
+    // Its product is `count` (or the part's total).
+    std::vector<std::uint64_t> shape = {};
+    bool direct = false; // read with O_DIRECT (FB_OPEN_DIRECT; only with FB_CAP_DIRECT_IO)
 
     std::size_t element_size() const noexcept { return dtype_size(dtype); }
 
@@ -301,6 +312,47 @@ struct open_request {
     // The sink to keep, for a stream that reports later (at close).
     metric_reporter metrics() const noexcept { return {metric_fn, metric_sink}; }
 };
+
+// The contiguous runs of a box of a row-major array of `shape`: calls
+// fn(offset, length, position) for each, in the box's own row-major order,
+// where offset is the run's first element in the flat array, length its
+// element count and position where it starts in the box's row-major copy.
+// Trailing axes that the box spans whole are merged into one run, so a
+// plane orthogonal to axis 0 is a single run. Nothing is called for an
+// empty box. The box must lie inside the shape (the adapter checks it).
+template <class Fn>
+void for_each_run(const std::vector<std::uint64_t>& shape, const std::uint64_t* start,
+                  const std::uint64_t* count, Fn&& fn) {
+    const std::size_t nd = shape.size();
+    if (nd == 0) return;
+    for (std::size_t j = 0; j < nd; ++j)
+        if (count[j] == 0) return;
+    std::vector<std::uint64_t> stride(nd, 1); // elements between neighbours on axis j
+    for (std::size_t j = nd - 1; j > 0; --j)
+        stride[j - 1] = stride[j] * shape[j];
+    std::size_t k = nd - 1; // axes k.. form one run
+    std::uint64_t inner = 1, length = count[k];
+    while (k > 0 && count[k] == shape[k]) {
+        inner *= shape[k];
+        --k;
+        length = count[k] * inner;
+    }
+    std::vector<std::uint64_t> index(k, 0); // position on the outer axes 0..k-1, within the box
+    std::uint64_t position = 0;
+    for (;;) {
+        std::uint64_t offset = start[k] * stride[k];
+        for (std::size_t j = 0; j < k; ++j)
+            offset += (start[j] + index[j]) * stride[j];
+        fn(offset, length, position);
+        position += length;
+        std::size_t j = k;
+        while (j > 0 && ++index[j - 1] == count[j - 1]) {
+            index[j - 1] = 0;
+            --j;
+        }
+        if (j == 0) return;
+    }
+}
 
 // Identity and capabilities, returned by the plugin class's static info().
 struct plugin_info {
@@ -379,13 +431,38 @@ open_request make_request(const fb_open_args* args) {
         r.metric_fn = args->metric;
         r.metric_sink = args->metric_sink;
     }
+    // The shape and the open flags exist since ABI 1.2.
+    if (args->struct_size >= FB_OPEN_ARGS_SIZE_1_2) {
+        if (args->ndim > FB_MAX_NDIM || (args->ndim > 0 && !args->shape))
+            throw error(FB_E_STATE, "open arguments with a shape of " + std::to_string(args->ndim) +
+                                        " axes but no extents (at most " + std::to_string(FB_MAX_NDIM) + ")");
+        r.shape.assign(args->shape, args->shape + args->ndim);
+        r.direct = (args->open_flags & FB_OPEN_DIRECT) != 0;
+        if (r.direct && !(T::info().flags & FB_CAP_DIRECT_IO))
+            throw error(FB_E_UNSUPPORTED, std::string("plugin '") + T::info().id +
+                                              "' cannot read with O_DIRECT (no FB_CAP_DIRECT_IO): '" +
+                                              r.path + "'");
+    }
     return r;
 }
 
+// A stream and what the adapter checks its calls against.
 template <class S>
 struct stream_box {
+    std::uint64_t count; // of the file (a part's own count for a part)
+    std::vector<std::uint64_t> shape;
+    std::string path;
     S impl;
 };
+
+// A box is the request's: the plugin's own stream data is opaque.
+template <class S>
+stream_box<S>* make_box(open_request&& r) {
+    std::uint64_t count = r.count;
+    std::vector<std::uint64_t> shape = r.shape;
+    std::string path = r.path;
+    return new stream_box<S>{count, std::move(shape), std::move(path), S(std::move(r))};
+}
 
 template <class S>
 S& unbox(fb_stream* s) {
@@ -426,8 +503,7 @@ struct adapter {
         if (out) *out = nullptr;
         return guarded(err, err_size, [&] {
             if (!out) throw error(FB_E_STATE, "open called without an output pointer");
-            auto* box = new stream_box<S>{S(make_request<T>(args))};
-            *out = reinterpret_cast<fb_stream*>(box);
+            *out = reinterpret_cast<fb_stream*>(make_box<S>(make_request<T>(args)));
         });
     }
 
@@ -478,8 +554,44 @@ struct adapter {
                                                      ") lies outside the " + std::to_string(total) +
                                                      " elements of '" + r.path + "'");
             r.part = part_of_file{offset, total};
-            auto* box = new stream_box<S>{S(std::move(r))};
-            *out = reinterpret_cast<fb_stream*>(box);
+            *out = reinterpret_cast<fb_stream*>(make_box<S>(std::move(r)));
+        });
+    }
+
+    static fb_status read_at(fb_stream* s, std::uint64_t offset, void* data, std::uint64_t count, char* err,
+                             std::size_t err_size) {
+        return guarded(err, err_size, [&] {
+            if (!s) throw error(FB_E_STATE, "read_at on a null stream");
+            if (count && !data) throw error(FB_E_STATE, "read_at with a null buffer");
+            auto& box = *reinterpret_cast<stream_box<reader>*>(s);
+            if (offset > box.count || count > box.count - offset)
+                throw error(FB_E_TRUNCATED, "elements [" + std::to_string(offset) + ", " +
+                                                std::to_string(offset + count) + ") lie outside the " +
+                                                std::to_string(box.count) + " elements of '" + box.path +
+                                                "'");
+            box.impl.read_at(offset, data, count);
+        });
+    }
+
+    static fb_status read_box(fb_stream* s, std::uint32_t ndim, const std::uint64_t* start,
+                              const std::uint64_t* count, void* data, char* err, std::size_t err_size) {
+        return guarded(err, err_size, [&] {
+            if (!s || !start || !count) throw error(FB_E_STATE, "read_box on a null stream or box");
+            auto& box = *reinterpret_cast<stream_box<reader>*>(s);
+            if (box.shape.empty() || ndim != box.shape.size())
+                throw error(FB_E_TRUNCATED, "a box of " + std::to_string(ndim) + " axes on '" + box.path +
+                                                "', whose data set has " + std::to_string(box.shape.size()));
+            bool empty = false;
+            for (std::uint32_t k = 0; k < ndim; ++k) {
+                if (start[k] > box.shape[k] || count[k] > box.shape[k] - start[k])
+                    throw error(FB_E_TRUNCATED,
+                                "box axis " + std::to_string(k) + ": [" + std::to_string(start[k]) + ", " +
+                                    std::to_string(start[k] + count[k]) + ") lies outside [0, " +
+                                    std::to_string(box.shape[k]) + ") of '" + box.path + "'");
+                empty = empty || count[k] == 0;
+            }
+            if (!empty && !data) throw error(FB_E_STATE, "read_box with a null buffer");
+            box.impl.read_box(start, count, data);
         });
     }
 
@@ -500,6 +612,14 @@ struct adapter {
         if constexpr (requires(reader & r) { r.view(std::uint64_t{}); }) {
             static const fb_ext_zero_copy_read_v1 zero_copy{sizeof(fb_ext_zero_copy_read_v1), &view};
             if (std::strcmp(id, FB_EXT_ZERO_COPY_READ_V1) == 0) return &zero_copy;
+        }
+        if constexpr (requires(reader & r, void* p) { r.read_at(std::uint64_t{}, p, std::uint64_t{}); }) {
+            static const fb_ext_read_at_v1 at{sizeof(fb_ext_read_at_v1), &read_at};
+            if (std::strcmp(id, FB_EXT_READ_AT_V1) == 0) return &at;
+        }
+        if constexpr (requires(reader & r, const std::uint64_t* b, void* p) { r.read_box(b, b, p); }) {
+            static const fb_ext_read_box_v1 boxes{sizeof(fb_ext_read_box_v1), &read_box};
+            if (std::strcmp(id, FB_EXT_READ_BOX_V1) == 0) return &boxes;
         }
         if constexpr (requires { requires T::parts; }) {
             static const fb_ext_part_v1 parts{sizeof(fb_ext_part_v1), &open_part<writer>, &open_part<reader>};

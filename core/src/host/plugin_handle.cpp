@@ -186,9 +186,37 @@ extern "C" void collect_metric(void* sink, const char* name, double value) {
 }
 
 fb_open_args open_args(dtype d, const std::string& path, std::uint64_t count, const std::vector<fb_option>& c,
-                       metric_list* metrics) {
-    return fb_open_args{sizeof(fb_open_args), d,      path.c_str(), count, c.data(), c.size(),
-                        &collect_metric,      metrics};
+                       metric_list* metrics, const open_layout& layout) {
+    fb_open_args a{};
+    a.struct_size = sizeof(fb_open_args);
+    a.dtype = d;
+    a.path = path.c_str();
+    a.count = count;
+    a.options = c.data();
+    a.option_count = c.size();
+    a.metric = &collect_metric;
+    a.metric_sink = metrics;
+    a.ndim = static_cast<std::uint32_t>(layout.shape.size());
+    a.shape = layout.shape.empty() ? nullptr : layout.shape.data();
+    a.open_flags = layout.direct ? FB_OPEN_DIRECT : 0u;
+    return a;
+}
+
+template <class Ext>
+const Ext* extension_of(const fb_plugin_descriptor& d, const char* id, std::uint32_t size) {
+    if (!d.get_extension) return nullptr;
+    const auto* ext = static_cast<const Ext*>(d.get_extension(id));
+    return ext && ext->struct_size >= size ? ext : nullptr;
+}
+
+const fb_ext_read_at_v1* read_at_extension(const fb_plugin_descriptor& d) {
+    const auto* ext = extension_of<fb_ext_read_at_v1>(d, FB_EXT_READ_AT_V1, FB_EXT_READ_AT_V1_SIZE);
+    return ext && ext->read_at ? ext : nullptr;
+}
+
+const fb_ext_read_box_v1* read_box_extension(const fb_plugin_descriptor& d) {
+    const auto* ext = extension_of<fb_ext_read_box_v1>(d, FB_EXT_READ_BOX_V1, FB_EXT_READ_BOX_V1_SIZE);
+    return ext && ext->read_box ? ext : nullptr;
 }
 
 const fb_ext_part_v1* part_extension(const fb_plugin_descriptor& d) {
@@ -213,10 +241,11 @@ const fb_ext_part_v1& part_extension_of(const plugin& p, const fb_plugin_descrip
 // the plugin_error of a failed open, and of a success without a stream.
 template <class Stream, class Call>
 std::unique_ptr<Stream> open_stream(const plugin& p, const char* what, const std::string& path, dtype d,
-                                    std::uint64_t count, const option_list& options, Call call) {
+                                    std::uint64_t count, const option_list& options,
+                                    const open_layout& layout, Call call) {
     auto c = to_c_options(options);
     auto metrics = std::make_unique<metric_list>();
-    fb_open_args args = open_args(d, path, count, c, metrics.get());
+    fb_open_args args = open_args(d, path, count, c, metrics.get(), layout);
     fb_stream* stream = nullptr;
     char err[error_buffer_size] = "";
     fb_status st = call(&args, &stream, err, sizeof err);
@@ -231,18 +260,27 @@ bool plugin::has_parts() const {
     return part_extension(*descriptor_) != nullptr;
 }
 
+bool plugin::has_read_at() const {
+    return read_at_extension(*descriptor_) != nullptr;
+}
+
+bool plugin::has_read_box() const {
+    return read_box_extension(*descriptor_) != nullptr;
+}
+
 std::unique_ptr<write_stream> plugin::open_write(const std::string& path, dtype d, std::uint64_t count,
-                                                 const option_list& options) const {
+                                                 const option_list& options,
+                                                 const open_layout& layout) const {
     return open_stream<write_stream>(
-        *this, "open for write", path, d, count, options,
+        *this, "open for write", path, d, count, options, layout,
         [&](const fb_open_args* args, fb_stream** out, char* err, std::size_t n) {
             return descriptor_->open_write(args, out, err, n);
         });
 }
 
 std::unique_ptr<read_stream> plugin::open_read(const std::string& path, dtype d, std::uint64_t count,
-                                               const option_list& options) const {
-    return open_stream<read_stream>(*this, "open for read", path, d, count, options,
+                                               const option_list& options, const open_layout& layout) const {
+    return open_stream<read_stream>(*this, "open for read", path, d, count, options, layout,
                                     [&](const fb_open_args* args, fb_stream** out, char* err, std::size_t n) {
                                         return descriptor_->open_read(args, out, err, n);
                                     });
@@ -250,10 +288,11 @@ std::unique_ptr<read_stream> plugin::open_read(const std::string& path, dtype d,
 
 std::unique_ptr<write_stream> plugin::open_write_part(const std::string& path, dtype d, std::uint64_t offset,
                                                       std::uint64_t count, std::uint64_t total,
-                                                      const option_list& options) const {
+                                                      const option_list& options,
+                                                      const open_layout& layout) const {
     const fb_ext_part_v1& ext = part_extension_of(*this, *descriptor_, path);
     return open_stream<write_stream>(
-        *this, "open a part for write of", path, d, count, options,
+        *this, "open a part for write of", path, d, count, options, layout,
         [&](const fb_open_args* args, fb_stream** out, char* err, std::size_t n) {
             return ext.open_write_part(args, offset, total, out, err, n);
         });
@@ -261,9 +300,10 @@ std::unique_ptr<write_stream> plugin::open_write_part(const std::string& path, d
 
 std::unique_ptr<read_stream> plugin::open_read_part(const std::string& path, dtype d, std::uint64_t offset,
                                                     std::uint64_t count, std::uint64_t total,
-                                                    const option_list& options) const {
+                                                    const option_list& options,
+                                                    const open_layout& layout) const {
     const fb_ext_part_v1& ext = part_extension_of(*this, *descriptor_, path);
-    return open_stream<read_stream>(*this, "open a part for read of", path, d, count, options,
+    return open_stream<read_stream>(*this, "open a part for read of", path, d, count, options, layout,
                                     [&](const fb_open_args* args, fb_stream** out, char* err, std::size_t n) {
                                         return ext.open_read_part(args, offset, total, out, err, n);
                                     });
@@ -321,6 +361,28 @@ const void* read_stream::view(std::uint64_t count) {
     fb_status st = ext->view(stream_, count, &data, err, sizeof err);
     if (st != FB_OK) owner_.fail(st, "zero-copy view of", path_, err);
     return data;
+}
+
+void read_stream::read_at(std::uint64_t offset, void* data, std::uint64_t count) {
+    if (!at_) at_ = read_at_extension(owner_.descriptor());
+    if (!at_)
+        owner_.fail(FB_E_UNSUPPORTED, "read at an offset of", path_,
+                    "the plugin has no " FB_EXT_READ_AT_V1 " extension");
+    char err[error_buffer_size] = "";
+    fb_status st = at_->read_at(stream_, offset, data, count, err, sizeof err);
+    if (st != FB_OK) owner_.fail(st, "read at an offset of", path_, err);
+}
+
+void read_stream::read_box(const std::vector<std::uint64_t>& start, const std::vector<std::uint64_t>& count,
+                           void* data) {
+    if (!box_) box_ = read_box_extension(owner_.descriptor());
+    if (!box_)
+        owner_.fail(FB_E_UNSUPPORTED, "read a box of", path_,
+                    "the plugin has no " FB_EXT_READ_BOX_V1 " extension");
+    char err[error_buffer_size] = "";
+    fb_status st = box_->read_box(stream_, static_cast<std::uint32_t>(start.size()), start.data(),
+                                  count.data(), data, err, sizeof err);
+    if (st != FB_OK) owner_.fail(st, "read a box of", path_, err);
 }
 
 void read_stream::close() {

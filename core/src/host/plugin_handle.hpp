@@ -36,6 +36,13 @@ std::vector<std::string> capability_names(std::uint64_t flags);
 
 class plugin;
 
+// What ABI 1.2 adds to an open call: the data set's shape (row-major; empty
+// for a flat array) and whether to read with O_DIRECT (FB_OPEN_DIRECT).
+struct open_layout {
+    std::vector<std::uint64_t> shape;
+    bool direct = false;
+};
+
 // Named figures a stream reported (ABI 1.1 metrics), in the order first seen.
 using metric_list = std::vector<std::pair<std::string, double>>;
 
@@ -70,6 +77,12 @@ public:
     void read(void* data, std::uint64_t count);
     // The zero-copy view, or nullptr when the plugin has no such extension.
     const void* view(std::uint64_t count);
+    // Random access (ABI 1.2 extensions; plugin_error when the plugin has
+    // none, or the call fails): `count` elements from element `offset`, and
+    // a box of the data set's shape (one start and count per axis).
+    void read_at(std::uint64_t offset, void* data, std::uint64_t count);
+    void read_box(const std::vector<std::uint64_t>& start, const std::vector<std::uint64_t>& count,
+                  void* data);
     void close();
     const metric_list& metrics() const noexcept { return *metrics_; }
 
@@ -78,6 +91,8 @@ private:
     fb_stream* stream_;
     std::string path_;
     std::unique_ptr<metric_list> metrics_;
+    const fb_ext_read_at_v1* at_ = nullptr; // looked up at the first call
+    const fb_ext_read_box_v1* box_ = nullptr;
 };
 
 class plugin {
@@ -114,21 +129,27 @@ public:
     // Whether the plugin offers formatbench.part/1 (parts of a shared file).
     bool has_parts() const;
     bool has_extension(const char* id) const;
+    // Whether the plugin offers formatbench.read-at/1 and read-box/1 (ABI 1.2).
+    bool has_read_at() const;
+    bool has_read_box() const;
 
     // Both throw plugin_error with the plugin id, the path and its message.
     std::unique_ptr<write_stream> open_write(const std::string& path, dtype d, std::uint64_t count,
-                                             const option_list& options) const;
+                                             const option_list& options,
+                                             const open_layout& layout = {}) const;
     std::unique_ptr<read_stream> open_read(const std::string& path, dtype d, std::uint64_t count,
-                                           const option_list& options) const;
+                                           const option_list& options, const open_layout& layout = {}) const;
     // One part of a shared file (formatbench.part/1): elements [offset,
     // offset + count) of a file of `total`. Throws plugin_error, also when
     // the plugin has no such extension.
     std::unique_ptr<write_stream> open_write_part(const std::string& path, dtype d, std::uint64_t offset,
                                                   std::uint64_t count, std::uint64_t total,
-                                                  const option_list& options) const;
+                                                  const option_list& options,
+                                                  const open_layout& layout = {}) const;
     std::unique_ptr<read_stream> open_read_part(const std::string& path, dtype d, std::uint64_t offset,
                                                 std::uint64_t count, std::uint64_t total,
-                                                const option_list& options) const;
+                                                const option_list& options,
+                                                const open_layout& layout = {}) const;
 
     // Throws plugin_error "plugin 'ID': <what> '<path>' failed (<status>): <message>".
     [[noreturn]] void fail(fb_status status, const char* what, const std::string& path,

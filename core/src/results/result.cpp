@@ -6,6 +6,11 @@
 
 namespace formatbench {
 
+double phase_sample::iops() const noexcept {
+    if (!latency || wall_s <= 0) return 0;
+    return static_cast<double>(latency->ops) / wall_s;
+}
+
 double verification::rmse() const noexcept {
     if (compared == 0) return std::numeric_limits<double>::quiet_NaN();
     if (infinite_errors > 0) return std::numeric_limits<double>::infinity();

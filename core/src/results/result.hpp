@@ -18,6 +18,24 @@ struct rank_spread {
     double min_s = 0, median_s = 0, max_s = 0;
 };
 
+// The operations of a READ phase that followed an access pattern (study
+// key `access` other than whole; docs/methodology.md "Access patterns"):
+// each operation (one read-at range or one box) timed on its own with the
+// steady clock (stats.hpp's summarize_latencies). Percentiles interpolate linearly between the two nearest
+// ranks of the sorted latencies (numpy.percentile's default), so that
+// p50 of {1, 2, 3, 4} is 2.5.
+struct latency_summary {
+    std::uint64_t ops = 0;   // operations timed
+    std::uint64_t bytes = 0; // payload bytes they read
+    double min_ns = 0, p50_ns = 0, p90_ns = 0, p99_ns = 0, p999_ns = 0, max_ns = 0, mean_ns = 0;
+    // The 0th, 1st, ..., 100th percentiles (101 values), for a CDF chart.
+    std::vector<double> cdf_ns;
+    // What one pair of clock readings costs here (measured by the process
+    // that timed the operations, median of many back-to-back pairs); it is
+    // inside every latency and not subtracted.
+    double clock_cost_ns = 0;
+};
+
 // One timed phase (write: open..close incl. sync; read: open..close).
 // Under MPI: wall_s is the aggregate time (first rank's start to last
 // rank's end, docs/methodology.md), user_s, sys_s and metrics are summed
@@ -30,6 +48,10 @@ struct phase_sample {
     // What the plugin reported for the phase's stream (ABI 1.1 metrics:
     // compressed_bytes, codec_s, ...), in the order first reported.
     std::vector<std::pair<std::string, double>> metrics;
+    // READ phase under an access pattern: its operations' latencies.
+    std::optional<latency_summary> latency;
+    // Operations per second: latency->ops / wall_s (0 without a pattern).
+    double iops() const noexcept;
 };
 
 struct repetition {

@@ -65,13 +65,41 @@ double median_in_place(std::vector<double>& v) {
 
 } // namespace
 
-double quantile(std::vector<double> samples, double q) {
+double quantile_sorted(const std::vector<double>& samples, double q) {
     if (samples.empty()) return std::numeric_limits<double>::quiet_NaN();
-    std::sort(samples.begin(), samples.end());
     const double h = (static_cast<double>(samples.size()) - 1) * std::clamp(q, 0.0, 1.0);
     const auto lo = static_cast<std::size_t>(std::floor(h));
     const std::size_t hi = std::min(lo + 1, samples.size() - 1);
     return samples[lo] + (h - static_cast<double>(lo)) * (samples[hi] - samples[lo]);
+}
+
+double quantile(std::vector<double> samples, double q) {
+    std::sort(samples.begin(), samples.end());
+    return quantile_sorted(samples, q);
+}
+
+latency_summary summarize_latencies(std::vector<double> latencies_ns, std::uint64_t bytes,
+                                    double clock_cost_ns) {
+    latency_summary s;
+    s.ops = latencies_ns.size();
+    s.bytes = bytes;
+    s.clock_cost_ns = clock_cost_ns;
+    if (latencies_ns.empty()) return s;
+    std::sort(latencies_ns.begin(), latencies_ns.end());
+    s.min_ns = latencies_ns.front();
+    s.max_ns = latencies_ns.back();
+    double sum = 0;
+    for (double x : latencies_ns)
+        sum += x;
+    s.mean_ns = sum / static_cast<double>(latencies_ns.size());
+    s.p50_ns = quantile_sorted(latencies_ns, 0.50);
+    s.p90_ns = quantile_sorted(latencies_ns, 0.90);
+    s.p99_ns = quantile_sorted(latencies_ns, 0.99);
+    s.p999_ns = quantile_sorted(latencies_ns, 0.999);
+    s.cdf_ns.reserve(101);
+    for (int k = 0; k <= 100; ++k)
+        s.cdf_ns.push_back(quantile_sorted(latencies_ns, k / 100.0));
+    return s;
 }
 
 std::size_t iqr_outliers(const std::vector<double>& samples) {

@@ -16,6 +16,14 @@ summary summarize(std::vector<double> samples);
 // The q-quantile (0 <= q <= 1) by linear interpolation between order
 // statistics (Hyndman and Fan's type 7, numpy's default); NaN when empty.
 double quantile(std::vector<double> samples, double q);
+// The same of samples already sorted ascending.
+double quantile_sorted(const std::vector<double>& sorted, double q);
+
+// The summary of an access pattern's per-operation latencies (ns, any
+// order): count, min, mean, max, the percentiles by quantile() and the
+// 101-point CDF; `bytes` and `clock_cost_ns` are stored as given.
+latency_summary summarize_latencies(std::vector<double> latencies_ns, std::uint64_t bytes,
+                                    double clock_cost_ns);
 
 // Samples outside Tukey's fences [Q1 - 1.5 IQR, Q3 + 1.5 IQR] (quartiles
 // as quantile() gives them); 0 for fewer than 4 samples.
