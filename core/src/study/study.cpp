@@ -53,4 +53,15 @@ const char* to_string(scaling_mode m) noexcept {
     return m == scaling_mode::weak ? "weak" : "strong";
 }
 
+const char* to_string(access_mode m) noexcept {
+    switch (m) {
+    case access_mode::whole: return "whole";
+    case access_mode::sequential: return "sequential";
+    case access_mode::random: return "random";
+    case access_mode::strided: return "strided";
+    case access_mode::plane: return "plane";
+    }
+    return "?";
+}
+
 } // namespace formatbench

@@ -29,6 +29,10 @@ enum class layout_mode { file_per_rank, shared_file };
 // Under MPI: each rank handles `count` values (weak), or the ranks divide
 // `count` among them (strong).
 enum class scaling_mode { weak, strong };
+// How the READ phase takes the data (docs/config.md "Access patterns"):
+// the whole array as before, or operations at offsets (read-at) or planes
+// (read-box) timed one by one.
+enum class access_mode { whole, sequential, random, strided, plane };
 
 inline constexpr cache_mode all_cache_modes[] = {cache_mode::warm, cache_mode::cold};
 inline constexpr sync_mode all_sync_modes[] = {sync_mode::none, sync_mode::close, sync_mode::data};
@@ -41,6 +45,9 @@ inline constexpr schedule_mode all_schedule_modes[] = {schedule_mode::sequential
                                                        schedule_mode::shuffle};
 inline constexpr layout_mode all_layout_modes[] = {layout_mode::file_per_rank, layout_mode::shared_file};
 inline constexpr scaling_mode all_scaling_modes[] = {scaling_mode::weak, scaling_mode::strong};
+inline constexpr access_mode all_access_modes[] = {access_mode::whole, access_mode::sequential,
+                                                   access_mode::random, access_mode::strided,
+                                                   access_mode::plane};
 
 const char* to_string(cache_mode m) noexcept;
 const char* to_string(sync_mode m) noexcept;
@@ -50,6 +57,7 @@ const char* to_string(isolation_mode m) noexcept;
 const char* to_string(schedule_mode m) noexcept;
 const char* to_string(layout_mode m) noexcept;
 const char* to_string(scaling_mode m) noexcept;
+const char* to_string(access_mode m) noexcept;
 
 // One data set. Either generated (counter-based: value i depends only on
 // seed and i) or read from a user's file through a plugin.
@@ -67,6 +75,9 @@ struct dataset_spec {
     std::string file;
     std::string file_plugin;
     option_list file_options;
+    // `shape: [nz, ny, nx]`: the array's extents, row-major; empty for a
+    // flat array. Its product is `count`.
+    std::vector<std::uint64_t> shape;
     std::string origin; // "FILE:LINE:COLUMN" of the dataset in the study, for messages ("" if none)
 };
 
@@ -94,6 +105,18 @@ struct format_spec {
     tolerance_spec tolerance; // for a lossy option set: what the values read back must keep
 };
 
+// The READ phase's access pattern (`access` and its keys, docs/config.md).
+// Sizes are bytes as the study gives them; the pattern (run/access_pattern.hpp)
+// rounds them down to whole elements.
+struct access_spec {
+    access_mode mode = access_mode::whole;
+    std::uint64_t block = 4096; // access_block
+    std::uint64_t ops = 0;      // access_ops; 0: the default (1000; every block for sequential)
+    std::uint64_t stride = 0;   // access_stride (strided); 0: not given
+    std::uint64_t seed = 1;     // access_seed (random, plane)
+    unsigned axis = 0;          // access_axis (plane)
+};
+
 // Timing and I/O parameters of a case (each may be swept).
 struct run_params {
     std::uint64_t chunk_bytes = 0; // 0 = the whole array in one call
@@ -111,6 +134,8 @@ struct run_params {
     layout_mode layout = layout_mode::file_per_rank;
     scaling_mode scaling = scaling_mode::weak;
     unsigned read_rank_shift = 0; // rank r reads what rank (r + shift) mod N wrote
+    access_spec access;
+    bool direct = false; // `direct: true`: the READ phase opens the file with O_DIRECT
 };
 
 // What makes two cases the same measurement (identity.hpp): named fields
