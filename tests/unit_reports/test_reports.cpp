@@ -290,7 +290,7 @@ TEST(ResultsJson, MessageOnlyFieldsMayBeAbsent) {
 
 TEST(ResultsJson, RecordShape) {
     const json j = to_json(make_result());
-    EXPECT_EQ(j["schema_version"], 3);
+    EXPECT_EQ(j["schema_version"], 4);
     EXPECT_EQ(j["generator"].get<std::string>().rfind("formatbench ", 0), 0u);
     const json& ascii = j["cases"][0];
     EXPECT_EQ(ascii["format"]["label"], "ascii");
@@ -349,7 +349,7 @@ TEST(ResultsJson, ErrorsNameSourceAndPath) {
     EXPECT_NE(message(bad).find("out of range"), std::string::npos) << message(bad);
 
     bad = good;
-    bad["schema_version"] = 4;
+    bad["schema_version"] = 5;
     m = message(bad);
     EXPECT_NE(m.find("schema_version"), std::string::npos) << m;
 

@@ -61,10 +61,31 @@ json spread_json(const rank_spread& s) {
     return {{"min_s", number(s.min_s)}, {"median_s", number(s.median_s)}, {"max_s", number(s.max_s)}};
 }
 
+json latency_to_json(const latency_summary& l) {
+    json cdf = json::array();
+    for (double x : l.cdf_ns)
+        cdf.push_back(number(x));
+    return {{"ops", l.ops},
+            {"bytes", l.bytes},
+            {"min_ns", number(l.min_ns)},
+            {"p50_ns", number(l.p50_ns)},
+            {"p90_ns", number(l.p90_ns)},
+            {"p99_ns", number(l.p99_ns)},
+            {"p99_9_ns", number(l.p999_ns)},
+            {"max_ns", number(l.max_ns)},
+            {"mean_ns", number(l.mean_ns)},
+            {"clock_cost_ns", number(l.clock_cost_ns)},
+            {"cdf_ns", std::move(cdf)}};
+}
+
 json phase_to_json(const phase_sample& p) {
     json j{{"wall_s", number(p.wall_s)}, {"user_s", number(p.user_s)}, {"sys_s", number(p.sys_s)}};
     if (!p.metrics.empty()) j["metrics"] = metrics_json(p.metrics);
     if (p.ranks) j["ranks"] = spread_json(*p.ranks);
+    if (p.latency) {
+        j["latency"] = latency_to_json(*p.latency);
+        j["iops"] = number(p.iops());
+    }
     return j;
 }
 
@@ -89,6 +110,7 @@ json dataset_to_json(const dataset_spec& d) {
     j["file"] = d.file;
     j["file_plugin"] = d.file_plugin;
     j["file_options"] = options_to_json(d.file_options);
+    if (!d.shape.empty()) j["shape"] = d.shape;
     j["origin"] = d.origin;
     return j;
 }
@@ -271,6 +293,15 @@ dataset_spec dataset_from(const reader& r) {
     d.file = r.string("file");
     d.file_plugin = r.string("file_plugin");
     d.file_options = r.options("file_options");
+    if (r.has("shape")) { // since schema 4
+        const json& shape = r.at("shape");
+        if (!shape.is_array()) reader::fail(r.sub("shape"), "expected a list of extents");
+        for (const auto& x : shape) {
+            if (!x.is_number_unsigned() || x.get<std::uint64_t>() == 0)
+                reader::fail(r.sub("shape"), "expected a list of whole numbers, 1 or more");
+            d.shape.push_back(x.get<std::uint64_t>());
+        }
+    }
     d.origin = r.optional_string("origin");
     return d;
 }
@@ -326,6 +357,27 @@ phase_sample phase_from(const reader& r) {
             p.metrics.emplace_back(name, value.is_null() ? std::numeric_limits<double>::quiet_NaN()
                                                          : value.get<double>());
         }
+    }
+    if (r.has("latency")) { // since schema 4 (access patterns)
+        const reader l = r.object("latency");
+        latency_summary x;
+        x.ops = l.integer<std::uint64_t>("ops");
+        x.bytes = l.integer<std::uint64_t>("bytes");
+        x.min_ns = l.real("min_ns");
+        x.p50_ns = l.real("p50_ns");
+        x.p90_ns = l.real("p90_ns");
+        x.p99_ns = l.real("p99_ns");
+        x.p999_ns = l.real("p99_9_ns");
+        x.max_ns = l.real("max_ns");
+        x.mean_ns = l.real("mean_ns");
+        x.clock_cost_ns = l.real("clock_cost_ns");
+        const json& cdf = l.at("cdf_ns");
+        if (!cdf.is_array()) reader::fail(l.sub("cdf_ns"), "expected a list of numbers");
+        for (const auto& v : cdf) {
+            if (!v.is_number()) reader::fail(l.sub("cdf_ns"), "expected a list of numbers");
+            x.cdf_ns.push_back(v.get<double>());
+        }
+        p.latency = std::move(x);
     }
     return p;
 }

@@ -9,8 +9,10 @@
 namespace formatbench {
 
 // 2: the study's `schedule` and `shuffle_seed` replace `interleave`. Records
-// of version 1 are still read.
-inline constexpr int results_schema_version = 3;
+// of version 1 are still read. 3: MPI ranks. 4: the data set's shape, the
+// access pattern's run parameters and a READ phase's per-operation
+// latencies ("latency", "iops"); older records lack them and are read.
+inline constexpr int results_schema_version = 4;
 
 nlohmann::json to_json(const case_spec& c);
 nlohmann::json to_json(const repetition& r);

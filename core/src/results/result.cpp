@@ -7,8 +7,8 @@
 namespace formatbench {
 
 double phase_sample::iops() const noexcept {
-    if (!latency || wall_s <= 0) return 0;
-    return static_cast<double>(latency->ops) / wall_s;
+    if (!latency || latency->ops == 0 || !(latency->mean_ns > 0)) return 0;
+    return 1e9 / latency->mean_ns;
 }
 
 double verification::rmse() const noexcept {

@@ -50,7 +50,9 @@ struct phase_sample {
     std::vector<std::pair<std::string, double>> metrics;
     // READ phase under an access pattern: its operations' latencies.
     std::optional<latency_summary> latency;
-    // Operations per second: latency->ops / wall_s (0 without a pattern).
+    // Operations per second of the operations' own time: ops / (sum of
+    // their latencies) = 1e9 / mean_ns, as fio counts IOPS (open and close
+    // stay in wall_s, not here). 0 without a pattern.
     double iops() const noexcept;
 };
 

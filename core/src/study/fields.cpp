@@ -286,6 +286,47 @@ std::vector<field<run_params>> make_run_fields() {
                             syntaxes::bounded(0, "a whole number of ranks, 0 or more")));
     shift.json_optional = true;
     shown(shift, "", "shift ");
+    // Access patterns (docs/config.md): in a case's identity only when not
+    // the default, so keys of studies from before them stay valid; the
+    // pattern's own keys only where a pattern runs.
+    auto& access = t.emplace_back(
+        make("access", "access", identity_when_set, &rp::access, syntaxes::choice(all_access_modes)));
+    access.json_optional = true;
+    shown(access, "ACCESS", "");
+    auto patterned = [](const rp& p) { return p.access != access_mode::whole; };
+    auto& block = t.emplace_back(
+        make("access_block", "access_block_bytes", identity_when_set, &rp::access_block, syntaxes::chunk));
+    block.identity_text = [](const rp& p) { return std::to_string(p.access_block); };
+    block.json_optional = true;
+    block.applies = patterned;
+    shown(block, "BLOCK", "block ");
+    auto& ops =
+        t.emplace_back(make("access_ops", "access_ops", identity_when_set, &rp::access_ops, syntaxes::count));
+    ops.json_optional = true;
+    ops.applies = patterned;
+    shown(ops, "", "ops ");
+    auto& stride = t.emplace_back(
+        make("access_stride", "access_stride_bytes", identity_when_set, &rp::access_stride, syntaxes::chunk));
+    stride.identity_text = [](const rp& p) { return std::to_string(p.access_stride); };
+    stride.json_optional = true;
+    stride.applies = [](const rp& p) { return p.access == access_mode::strided; };
+    shown(stride, "", "stride ");
+    auto& seed = t.emplace_back(
+        make("access_seed", "access_seed", identity_when_set, &rp::access_seed, syntaxes::count));
+    seed.json_optional = true;
+    seed.applies = [](const rp& p) {
+        return p.access == access_mode::random || p.access == access_mode::plane;
+    };
+    shown(seed, "", "seed ");
+    auto& axis = t.emplace_back(make("access_axis", "access_axis", identity_when_set, &rp::access_axis,
+                                     syntaxes::bounded(0, "an axis of the data set's shape, from 0")));
+    axis.json_optional = true;
+    axis.applies = [](const rp& p) { return p.access == access_mode::plane; };
+    shown(axis, "", "axis ");
+    auto& direct =
+        t.emplace_back(make("direct", "direct", identity_when_set, &rp::direct, syntaxes::boolean));
+    direct.json_optional = true;
+    shown(direct, "", "direct ");
     return t;
 }
 

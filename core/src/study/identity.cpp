@@ -36,6 +36,7 @@ case_identity base_identity(const case_spec& c) {
             if ((f.identity & identity_always) && f.key != "dtype" && f.key != "count" && f.applies(d))
                 id.emplace_back("data." + f.identity_name, f.identity_text(d));
     }
+    if (!d.shape.empty()) id.emplace_back("dataset.shape", shape_text(d.shape));
     id.emplace_back("format.label", c.format.label);
     id.emplace_back("format.plugin", c.format.plugin);
     id.emplace_back("format.options", canonical_options(c.format.options));
@@ -72,9 +73,10 @@ void assign_identities(std::vector<case_spec>& cases) {
         const auto& v = varied[{c.dataset.name, c.format.label}];
         for (std::size_t i = 0; i < fields.size(); ++i) {
             const auto& f = fields[i];
-            const bool in = (f.identity & identity_always) ||
-                            ((f.identity & identity_when_set) && !f.same(c.params, defaults)) ||
-                            ((f.identity & identity_when_varied) && v[i]);
+            const bool in =
+                f.applies(c.params) && ((f.identity & identity_always) ||
+                                        ((f.identity & identity_when_set) && !f.same(c.params, defaults)) ||
+                                        ((f.identity & identity_when_varied) && v[i]));
             if (in) c.identity.emplace_back("run." + f.identity_name, f.identity_text(c.params));
         }
         c.key = key_text(c.identity);

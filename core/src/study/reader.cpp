@@ -238,6 +238,7 @@ struct dataset_entry {
     dataset_spec base; // origin set; everything else comes from the axes
     std::vector<axis<dataset_spec>> axes;
     std::map<std::string, YAML::Node> given; // distribution parameters given, for the applicability check
+    YAML::Node shape_node;                   // `shape:`, for messages
 };
 
 // Which distribution uses a parameter key.
@@ -296,6 +297,22 @@ dataset_entry read_dataset(const reader& r, const YAML::Node& n, const std::stri
                     apply(probe);
                     dists.insert(probe.dist);
                 }
+        } else if (key == "shape") {
+            if (!v.IsSequence() || v.size() == 0 || v.size() > FB_MAX_NDIM)
+                r.fail(v, p,
+                       fmt::format("expected a list of 1 to {} extents, row-major, e.g. [64, 128, 256]",
+                                   FB_MAX_NDIM));
+            std::uint64_t product = 1;
+            for (std::size_t k = 0; k < v.size(); ++k) {
+                const std::string at = fmt::format("{}[{}]", p, k);
+                const std::optional<std::uint64_t> x =
+                    v[k].IsScalar() ? syntaxes::count.parse(v[k].Scalar()) : std::nullopt;
+                if (!x || *x == 0) r.fail(v[k], at, "expected a whole number of elements, 1 or more");
+                if (product > UINT64_MAX / *x) r.fail(v, p, "the shape has more elements than 64 bits count");
+                product *= *x;
+                e.base.shape.push_back(*x);
+            }
+            e.shape_node = v;
         } else if (key == "from_file") {
             r.require_map(v, p, "a map with path, plugin and options");
             r.check_keys(v, p, &detail::from_file_keys);
@@ -314,6 +331,13 @@ dataset_entry read_dataset(const reader& r, const YAML::Node& n, const std::stri
     }
     if (from_file.IsDefined() && !n["count"].IsDefined())
         r.fail(n, path, "a from_file dataset needs 'count' (the number of elements to read from the file)");
+    // With a shape, count is its product: given, it must agree.
+    if (!e.base.shape.empty() && !n["count"].IsDefined()) {
+        std::uint64_t product = 1;
+        for (std::uint64_t x : e.base.shape)
+            product *= x;
+        e.base.count = product;
+    }
     if (dists.empty()) dists.insert(distribution::uniform);
     for (const auto& [key, key_node] : e.given) {
         distribution owner = *parameter_owner(key);
@@ -353,6 +377,12 @@ bool is_integer_dtype(dtype d) {
 
 std::string derived_dataset_name(const dataset_spec& d) {
     std::string what = d.file.empty() ? to_string(d.dist) : std::filesystem::path(d.file).stem().string();
+    if (!d.shape.empty()) { // f64-smooth-64x128x256
+        std::string extents;
+        for (std::uint64_t x : d.shape)
+            extents += (extents.empty() ? "" : "x") + std::to_string(x);
+        return fmt::format("{}-{}-{}", dtype_name(d.type), what, extents);
+    }
     return fmt::format("{}-{}-{}", dtype_name(d.type), what, detail::short_count(d.count));
 }
 
@@ -374,6 +404,16 @@ std::vector<dataset_spec> expand_dataset(const reader& r, const dataset_entry& e
         for (const auto& [key, text] : x.swept)
             if (!e.name.empty() || (key != "dtype" && key != "distribution" && key != "count"))
                 d.name += fmt::format(" {}={}", key, text);
+        if (!d.shape.empty()) {
+            std::uint64_t product = 1;
+            for (std::uint64_t x : d.shape)
+                product *= x;
+            if (product != d.count)
+                r.fail(e.shape_node, e.path + ".shape",
+                       fmt::format("shape {} holds {} elements, but count is {}; give one of them, or make "
+                                   "them agree",
+                                   shape_text(d.shape), product, d.count));
+        }
         // Every byte count of a case derives from the payload: it must fit.
         if (const std::uint64_t size = dtype_size(d.type); d.count > UINT64_MAX / size)
             r.fail(e.node, e.path,

@@ -30,6 +30,7 @@ inline std::vector<std::string> dataset_keys() {
     for (const auto& k : field_keys(dataset_fields()))
         keys.push_back(k);
     keys.push_back("from_file");
+    keys.push_back("shape");
     return keys;
 }
 

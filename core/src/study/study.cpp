@@ -53,6 +53,13 @@ const char* to_string(scaling_mode m) noexcept {
     return m == scaling_mode::weak ? "weak" : "strong";
 }
 
+std::string shape_text(const std::vector<std::uint64_t>& shape) {
+    std::string out = "[";
+    for (std::size_t k = 0; k < shape.size(); ++k)
+        out += (k ? ", " : "") + std::to_string(shape[k]);
+    return out + "]";
+}
+
 const char* to_string(access_mode m) noexcept {
     switch (m) {
     case access_mode::whole: return "whole";

@@ -58,6 +58,8 @@ const char* to_string(schedule_mode m) noexcept;
 const char* to_string(layout_mode m) noexcept;
 const char* to_string(scaling_mode m) noexcept;
 const char* to_string(access_mode m) noexcept;
+// A shape as the study writes it: "[4, 5, 6]".
+std::string shape_text(const std::vector<std::uint64_t>& shape);
 
 // One data set. Either generated (counter-based: value i depends only on
 // seed and i) or read from a user's file through a plugin.
@@ -105,18 +107,6 @@ struct format_spec {
     tolerance_spec tolerance; // for a lossy option set: what the values read back must keep
 };
 
-// The READ phase's access pattern (`access` and its keys, docs/config.md).
-// Sizes are bytes as the study gives them; the pattern (run/access_pattern.hpp)
-// rounds them down to whole elements.
-struct access_spec {
-    access_mode mode = access_mode::whole;
-    std::uint64_t block = 4096; // access_block
-    std::uint64_t ops = 0;      // access_ops; 0: the default (1000; every block for sequential)
-    std::uint64_t stride = 0;   // access_stride (strided); 0: not given
-    std::uint64_t seed = 1;     // access_seed (random, plane)
-    unsigned axis = 0;          // access_axis (plane)
-};
-
 // Timing and I/O parameters of a case (each may be swept).
 struct run_params {
     std::uint64_t chunk_bytes = 0; // 0 = the whole array in one call
@@ -134,8 +124,16 @@ struct run_params {
     layout_mode layout = layout_mode::file_per_rank;
     scaling_mode scaling = scaling_mode::weak;
     unsigned read_rank_shift = 0; // rank r reads what rank (r + shift) mod N wrote
-    access_spec access;
-    bool direct = false; // `direct: true`: the READ phase opens the file with O_DIRECT
+    // The READ phase's access pattern (docs/config.md "Access patterns").
+    // Sizes are bytes as the study gives them; run/access_pattern.hpp
+    // rounds them down to whole elements.
+    access_mode access = access_mode::whole;
+    std::uint64_t access_block = 4096;
+    std::uint64_t access_ops = 0;    // 0: the default (1000; every block for sequential)
+    std::uint64_t access_stride = 0; // strided: bytes from one block's start to the next's
+    std::uint64_t access_seed = 1;   // random, plane
+    unsigned access_axis = 0;        // plane
+    bool direct = false;             // the READ phase opens the file with O_DIRECT
 };
 
 // What makes two cases the same measurement (identity.hpp): named fields
