@@ -403,13 +403,14 @@ TEST(runner, a_lossless_case_with_differing_data_fails) {
     liar.lossless = true;
     liar.verify = [](std::size_t, fb::verification& v) {
         v.mismatches = 1;
+        v.first_mismatch_index = 7;
         v.max_abs_error = 0.5;
     };
     auto out = run_one_case(liar, 2);
     ASSERT_EQ(out.result.cases.size(), 1u);
     EXPECT_EQ(out.result.cases[0].status, fb::case_status::failed);
     EXPECT_EQ(out.result.cases[0].error, "plugin 'c0' is lossless with these options, but 1 of 10 values "
-                                         "read back differ (max abs error 0.5)");
+                                         "read back differ, the first at element 7 (max abs error 0.5)");
     EXPECT_EQ(out.result.cases[0].samples.size(), 2u);
 }
 

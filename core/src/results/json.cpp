@@ -396,6 +396,7 @@ verification verification_from(const reader& v) {
     out.checked = v.boolean("checked");
     out.compared = v.integer<std::uint64_t>("compared");
     out.mismatches = v.integer<std::uint64_t>("mismatches");
+    if (v.has("first_mismatch_index")) out.first_mismatch_index = v.integer<std::uint64_t>("first_mismatch_index");
     out.max_abs_error = v.real("max_abs_error");
     out.max_rel_error = v.real("max_rel_error");
     out.lossless_expected = v.boolean("lossless_expected");
@@ -533,6 +534,7 @@ json to_json(const verification& v) {
     json j = {{"checked", v.checked},
               {"compared", v.compared},
               {"mismatches", v.mismatches},
+              {"first_mismatch_index", v.first_mismatch_index},
               {"max_abs_error", number(v.max_abs_error)},
               {"max_rel_error", number(v.max_rel_error)},
               {"lossless_expected", v.lossless_expected}};

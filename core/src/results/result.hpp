@@ -83,6 +83,9 @@ struct verification {
     std::uint64_t outside_tolerance = 0;
     std::uint64_t worst_index = 0;
     double worst_written = 0, worst_read = 0, worst_error = 0, worst_excess = 0; // excess: error / allowed
+    // The smallest index in the data set of a mismatching element (when
+    // mismatches > 0): where a reader went wrong.
+    std::uint64_t first_mismatch_index = 0;
     double rmse() const noexcept;    // NaN when nothing was compared, inf with an infinite error
     double psnr_db() const noexcept; // 20 log10(range of the written values / RMSE); inf when exact
 };

@@ -2,6 +2,7 @@
 #include "run/case_runner.hpp"
 
 #include "base/error.hpp"
+#include "results/stats.hpp"
 #include "run/file_ops.hpp"
 #include "run/system_info.hpp"
 #include "run/timing.hpp"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <vector>
 
 namespace formatbench {
 
@@ -42,6 +44,25 @@ double steady_seconds(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(t.time_since_epoch()).count();
 }
 
+// The median cost of a pair of back-to-back steady-clock readings, in ns:
+// what every per-operation latency carries on top of the operation.
+double clock_pair_cost_ns() {
+    constexpr int pairs = 1001;
+    std::vector<double> d;
+    d.reserve(pairs);
+    for (int i = 0; i < pairs; ++i) {
+        const auto a = std::chrono::steady_clock::now();
+        const auto b = std::chrono::steady_clock::now();
+        d.push_back(std::chrono::duration<double, std::nano>(b - a).count());
+    }
+    std::nth_element(d.begin(), d.begin() + pairs / 2, d.end());
+    return d[pairs / 2];
+}
+
+// Operations verified together: their data is kept until the clock stops.
+constexpr std::uint64_t pattern_batch_bytes = 64ull << 20;
+constexpr std::uint64_t direct_alignment = 4096; // FB_OPEN_DIRECT's promise for buffers
+
 } // namespace
 
 case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_source& source, rank_plan plan,
@@ -63,6 +84,37 @@ case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_s
         source_.fill(plan_.read.offset, read_count_, expected_->data());
     }
     if (in_memory_) source_.fill(plan_.write.offset, count_, write_buf_.data());
+    // A shape describes the whole data set: a rank's slice of it (scaling:
+    // strong) is a flat array.
+    if (!spec.dataset.shape.empty() && count_ == spec.dataset.count && read_count_ == spec.dataset.count) {
+        write_layout_.shape = spec.dataset.shape;
+        read_layout_.shape = spec.dataset.shape;
+    }
+    read_layout_.direct = spec.params.direct;
+    if (spec.params.access != access_mode::whole) {
+        dataset_spec slice = spec.dataset;
+        slice.count = read_count_;
+        const access_check a = check_access(spec.params, slice);
+        if (!a.error.empty()) throw usage_error(a.error);
+        access_ = a.geometry;
+        if (access_.mode == access_mode::plane) {
+            if (read_layout_.shape.empty())
+                throw usage_error("access: plane needs the data set's shape, which a rank's slice of it "
+                                  "(scaling: strong) does not have");
+            planes_ = access_planes(access_);
+            op_elements_ = read_count_ / access_.shape[access_.axis];
+        } else {
+            ranges_ = access_ranges(access_, read_count_);
+            op_elements_ = access_.block;
+        }
+        const std::uint64_t op_bytes = op_elements_ * esize_;
+        slot_bytes_ = (op_bytes + direct_alignment - 1) / direct_alignment * direct_alignment;
+        const std::uint64_t ops = std::max<std::uint64_t>(1, access_.ops);
+        slots_ = std::clamp<std::uint64_t>(pattern_batch_bytes / std::max<std::uint64_t>(1, slot_bytes_), 1, ops);
+        pattern_buf_ = aligned_buffer(slots_ * slot_bytes_, 0);
+        pattern_expected_ = aligned_buffer(op_bytes, 0);
+        clock_cost_ns_ = clock_pair_cost_ns();
+    }
     setup_.buffer_alignment = write_buf_.alignment();
     setup_.lossless_expected = plug.is_lossless(spec.format.options, spec.dataset.type);
     setup_.plugin_version = plug.version();
@@ -104,16 +156,16 @@ std::unique_ptr<write_stream> case_runner::open_write() const {
     const auto& opts = spec_.format.options;
     if (plan_.shared)
         return plug_.open_write_part(plan_.write_path, spec_.dataset.type, plan_.write.offset, count_,
-                                     plan_.total, opts);
-    return plug_.open_write(plan_.write_path, spec_.dataset.type, count_, opts);
+                                     plan_.total, opts, write_layout_);
+    return plug_.open_write(plan_.write_path, spec_.dataset.type, count_, opts, write_layout_);
 }
 
 std::unique_ptr<read_stream> case_runner::open_read() const {
     const auto& opts = spec_.format.options;
     if (plan_.shared)
         return plug_.open_read_part(plan_.read_path, spec_.dataset.type, plan_.read.offset, read_count_,
-                                    plan_.total, opts);
-    return plug_.open_read(plan_.read_path, spec_.dataset.type, read_count_, opts);
+                                    plan_.total, opts, read_layout_);
+    return plug_.open_read(plan_.read_path, spec_.dataset.type, read_count_, opts, read_layout_);
 }
 
 phase_sample case_runner::write_phase() {
@@ -161,6 +213,7 @@ phase_sample case_runner::read_phase(verification& v) {
     v.lossless_expected = setup_.lossless_expected;
     v.tolerance = spec_.format.tolerance;
     if (spec_.params.read == read_mode::view) return view_phase(v);
+    if (access_.mode != access_mode::whole) return pattern_phase(v);
     phase_sample t;
     const dtype type = spec_.dataset.type;
     poison(read_buf_);
@@ -229,6 +282,88 @@ phase_sample case_runner::view_phase(verification& v) {
     accumulate(t, start, clock_reading::stop());
     t.metrics = in->metrics();
     return t;
+}
+
+// An access pattern's READ phase (docs/methodology.md "Access patterns").
+// Timed: open, every operation, close. Each operation is also timed on its
+// own, with nothing but the plugin call between its two clock readings.
+// The operations' data lands in slots of one buffer; when the slots are
+// full (or the operations done) the phase's clock stops, the batch is
+// verified against regenerated values, poisoned again, and the clock goes
+// on, so verification is never timed.
+phase_sample case_runner::pattern_phase(verification& v) {
+    using clock = std::chrono::steady_clock;
+    phase_sample t;
+    const std::size_t n = access_.mode == access_mode::plane ? planes_.size() : ranges_.size();
+    std::vector<double> latencies;
+    latencies.reserve(n);
+    std::uint64_t bytes = 0;
+    std::memset(pattern_buf_.data(), 0xA5, pattern_buf_.size());
+    auto start = clock_reading::start();
+    phase_started_ = steady_seconds(start.wall);
+    auto in = open_read();
+    for (std::size_t first = 0; first < n; first += slots_) {
+        const std::size_t last = std::min<std::size_t>(n, first + slots_);
+        for (std::size_t k = first; k < last; ++k) {
+            unsigned char* into = pattern_buf_.data() + (k - first) * slot_bytes_;
+            const auto a = clock::now();
+            pattern_op(*in, k, into);
+            const auto b = clock::now();
+            latencies.push_back(std::chrono::duration<double, std::nano>(b - a).count());
+        }
+        accumulate(t, start, clock_reading::stop());
+        if (announce_verify_ && first == 0) announce(run_phase::verify);
+        for (std::size_t k = first; k < last; ++k) {
+            const unsigned char* got = pattern_buf_.data() + (k - first) * slot_bytes_;
+            verify_op(k, got, v);
+            bytes += (access_.mode == access_mode::plane ? op_elements_ : ranges_[k].count) * esize_;
+        }
+        std::memset(pattern_buf_.data(), 0xA5, (last - first) * slot_bytes_);
+        start = clock_reading::start();
+    }
+    in->close();
+    accumulate(t, start, clock_reading::stop());
+    t.metrics = in->metrics();
+    t.latency = summarize_latencies(std::move(latencies), bytes, clock_cost_ns_);
+    return t;
+}
+
+void case_runner::pattern_op(read_stream& in, std::size_t k, unsigned char* into) {
+    if (access_.mode != access_mode::plane) {
+        in.read_at(ranges_[k].offset, into, ranges_[k].count);
+        return;
+    }
+    std::vector<std::uint64_t> start(access_.shape.size(), 0), count = access_.shape;
+    start[access_.axis] = planes_[k];
+    count[access_.axis] = 1;
+    in.read_box(start, count, into);
+}
+
+// The expected values of operation k, regenerated run by run: a plane
+// orthogonal to axis a at index i is, for each of the prod(shape[..a])
+// outer positions o, the prod(shape[a+1..]) contiguous elements from
+// (o x shape[a] + i) x inner.
+void case_runner::verify_op(std::size_t k, const unsigned char* got, verification& v) {
+    const dtype type = spec_.dataset.type;
+    unsigned char* want = pattern_expected_.data();
+    if (access_.mode != access_mode::plane) {
+        const access_range& r = ranges_[k];
+        source_.fill(plan_.read.offset + r.offset, r.count, want);
+        verify_chunk(type, want, got, r.count, plan_.read.offset + r.offset, v);
+        return;
+    }
+    const auto& shape = access_.shape;
+    const unsigned axis = access_.axis;
+    std::uint64_t inner = 1, outer = 1;
+    for (std::size_t j = axis + 1; j < shape.size(); ++j)
+        inner *= shape[j];
+    for (std::size_t j = 0; j < axis; ++j)
+        outer *= shape[j];
+    for (std::uint64_t o = 0; o < outer; ++o) {
+        const std::uint64_t first = (o * shape[axis] + planes_[k]) * inner;
+        source_.fill(plan_.read.offset + first, inner, want);
+        verify_chunk(type, want, got + o * inner * esize_, inner, plan_.read.offset + first, v);
+    }
 }
 
 case_facts case_runner::facts() const {

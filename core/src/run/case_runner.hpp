@@ -13,6 +13,7 @@
 #include "run/rank_plan.hpp"
 #include "run/run_phase.hpp"
 #include "run/warm_up.hpp"
+#include "study/access.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -83,6 +84,9 @@ private:
     std::unique_ptr<write_stream> open_write() const;
     std::unique_ptr<read_stream> open_read() const;
     phase_sample view_phase(verification& v);
+    phase_sample pattern_phase(verification& v);
+    void pattern_op(read_stream& in, std::size_t k, unsigned char* into);
+    void verify_op(std::size_t k, const unsigned char* got, verification& v);
     repetition phases(verification& v, bool recorded);
     void announce(run_phase p) const {
         if (listener_) listener_(p);
@@ -102,6 +106,18 @@ private:
     // Streamed: one chunk of the expected values. In memory, when this
     // process reads back what another rank wrote: all of them.
     std::unique_ptr<aligned_buffer> expected_;
+    // The shape and O_DIRECT as the plugin is told (ABI 1.2).
+    open_layout write_layout_, read_layout_;
+    // An access pattern's operations (study/access.hpp), the buffer their
+    // data lands in (one slot per operation, page-aligned, a batch of slots
+    // verified together with the clock stopped), the expected values of one
+    // operation, and what a pair of clock readings costs here.
+    access_geometry access_;
+    std::vector<access_range> ranges_;
+    std::vector<std::uint64_t> planes_;
+    std::uint64_t op_elements_ = 0, slot_bytes_ = 0, slots_ = 0;
+    aligned_buffer pattern_buf_, pattern_expected_;
+    double clock_cost_ns_ = 0;
     case_setup setup_;
     double phase_started_ = 0;
     phase_listener listener_;

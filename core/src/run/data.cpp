@@ -9,6 +9,7 @@
 #include "run/data.hpp"
 
 #include "base/error.hpp"
+#include "base/splitmix.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,20 +20,7 @@
 namespace formatbench {
 namespace {
 
-constexpr std::uint64_t golden_gamma = 0x9E3779B97F4A7C15ull;
-
-std::uint64_t mix64(std::uint64_t z) noexcept {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-// The high 64 bits of a 64x64 product: maps random bits onto [0, span)
-// without modulo bias worth measuring.
-std::uint64_t mul_high(std::uint64_t a, std::uint64_t b) noexcept {
-    __extension__ using u128 = unsigned __int128;
-    return static_cast<std::uint64_t>((static_cast<u128>(a) * b) >> 64);
-}
+constexpr std::uint64_t golden_gamma = splitmix_gamma;
 
 double unit_double(std::uint64_t bits) noexcept {
     return static_cast<double>(bits >> 11) * 0x1.0p-53;

@@ -82,6 +82,8 @@ verification combine_verify(const std::vector<rank_report>& ranks) {
         const verification& v = r.report.verify;
         out.checked = out.checked && v.checked;
         out.compared += v.compared;
+        if (v.mismatches > 0 && (out.mismatches == 0 || v.first_mismatch_index < out.first_mismatch_index))
+            out.first_mismatch_index = v.first_mismatch_index;
         out.mismatches += v.mismatches;
         out.max_abs_error = larger_error(out.max_abs_error, v.max_abs_error);
         out.max_rel_error = larger_error(out.max_rel_error, v.max_rel_error);

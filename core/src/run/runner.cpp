@@ -152,8 +152,9 @@ private:
             res.status = case_status::failed;
             res.error = fmt::format(
                 "plugin '{}' is lossless with these options, but {} of {} values read back "
-                "differ (max abs error {:g})",
-                res.spec.format.plugin, res.verify.mismatches, res.verify.compared, res.verify.max_abs_error);
+                "differ, the first at element {} (max abs error {:g})",
+                res.spec.format.plugin, res.verify.mismatches, res.verify.compared,
+                res.verify.first_mismatch_index, res.verify.max_abs_error);
         }
         if (res.status == case_status::ok && res.verify.outside_tolerance > 0) {
             res.status = case_status::failed;

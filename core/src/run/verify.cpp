@@ -34,6 +34,8 @@ void compare(const T* expected, const T* actual, std::uint64_t count, std::uint6
     if (std::memcmp(expected, actual, count * sizeof(T)) == 0) return;
     for (std::uint64_t i = 0; i < count; ++i) {
         if (std::memcmp(&expected[i], &actual[i], sizeof(T)) == 0) continue;
+        if (v.mismatches == 0 || first_index + i < v.first_mismatch_index)
+            v.first_mismatch_index = first_index + i;
         ++v.mismatches;
         double e = static_cast<double>(expected[i]);
         double a = static_cast<double>(actual[i]);

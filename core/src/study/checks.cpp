@@ -1,8 +1,10 @@
 // Checks of a read study against the plugins and the file system (checks.hpp).
 #include "study/checks.hpp"
 
+#include "base/block_device.hpp"
 #include "base/error.hpp"
 #include "base/suggest.hpp"
+#include "study/access.hpp"
 
 #include <fmt/format.h>
 
@@ -10,6 +12,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
+#include <optional>
 #include <cstring>
 #include <set>
 
@@ -61,6 +65,37 @@ void check_study_plugins(const study& s, const registry& reg) {
                                                   "use layout: file_per_rank for this format",
                                                   FB_EXT_PART_V1, p->id(),
                                                   offering.empty() ? "none" : join(offering)));
+        }
+        if (c.params.access != access_mode::whole) {
+            const access_check a = check_access(c.params, d);
+            if (!a.error.empty()) throw usage_error(where + a.error);
+            const bool plane = c.params.access == access_mode::plane;
+            const char* ext = plane ? FB_EXT_READ_BOX_V1 : FB_EXT_READ_AT_V1;
+            auto can = [plane](const plugin& q) { return plane ? q.has_read_box() : q.has_read_at(); };
+            if (!can(*p)) {
+                std::vector<std::string> offering;
+                for (const auto& q : reg.plugins())
+                    if (can(*q)) offering.push_back(q->id());
+                throw usage_error(where + fmt::format("access: {} needs {} ({}), which plugin '{}' does not "
+                                                      "offer (plugins that do: {}); use access: whole for "
+                                                      "this format",
+                                                      to_string(c.params.access), ext,
+                                                      plane ? "reading boxes of an N-D array"
+                                                            : "reading elements at an offset",
+                                                      p->id(), offering.empty() ? "none" : join(offering)));
+            }
+            if (c.params.layout == layout_mode::shared_file)
+                throw usage_error(where + fmt::format("access: {} reads the whole file of one process; it "
+                                                      "does not combine with layout: shared_file",
+                                                      to_string(c.params.access)));
+        }
+        if (c.params.direct && !p->has(FB_CAP_DIRECT_IO)) {
+            std::vector<std::string> offering;
+            for (const auto& q : reg.plugins())
+                if (q->has(FB_CAP_DIRECT_IO)) offering.push_back(q->id());
+            throw usage_error(where + fmt::format("direct: true reads with O_DIRECT, which plugin '{}' cannot "
+                                                  "(plugins that can: {}); use direct: false for this format",
+                                                  p->id(), offering.empty() ? "none" : join(offering)));
         }
         if (checked_dtypes.emplace(f.label, d.type).second) {
             if (!p->supports(d.type))
@@ -154,6 +189,51 @@ std::vector<std::string> drop_missing_optional_formats(study& s, const registry&
     return notes;
 }
 
+namespace {
+
+// direct: true: the data folder lies on a block device, and every read-at
+// range is a whole number of its logical blocks (O_DIRECT's rule).
+void check_direct_io(const study& s) {
+    const char* tmp = std::getenv("TMPDIR");
+    const std::string folder = !s.directory.empty() ? s.directory : tmp && *tmp ? tmp : "/tmp";
+    std::optional<std::uint64_t> block;
+    bool asked = false;
+    for (const auto& c : s.cases) {
+        if (!c.params.direct) continue;
+        if (!asked) {
+            block = logical_block_size(folder);
+            asked = true;
+        }
+        const std::string where = (c.format.origin.empty() ? "" : c.format.origin + ": ") +
+                                  fmt::format("format '{}': direct: true: ", c.format.label);
+        if (!block)
+            throw usage_error(where + fmt::format("the data folder '{}' is on no block device (tmpfs?), so "
+                                                  "O_DIRECT cannot reach a disk; give `directory:` a folder "
+                                                  "on a disk",
+                                                  folder));
+        if (c.params.access == access_mode::whole || c.params.access == access_mode::plane) continue;
+        const access_geometry g = check_access(c.params, c.dataset).geometry;
+        const std::uint64_t esize = dtype_size(c.dataset.type);
+        auto aligned = [&](const char* key, std::uint64_t elements) {
+            if ((elements * esize) % *block != 0)
+                throw usage_error(where + fmt::format("{} {} B is not a multiple of {} B, the logical block "
+                                                      "size of the device under '{}', which O_DIRECT needs; "
+                                                      "use a multiple of {} B",
+                                                      key, elements * esize, *block, folder, *block));
+        };
+        aligned("access_block", g.block);
+        if (c.params.access == access_mode::strided) aligned("access_stride", g.stride);
+        if (c.params.access == access_mode::sequential && (c.dataset.count * esize) % *block != 0 &&
+            g.ops * g.block > c.dataset.count)
+            throw usage_error(where + fmt::format("the last block of data set '{}' ({} B) is not a whole number "
+                                                  "of {} B blocks, which O_DIRECT needs; read fewer blocks "
+                                                  "(access_ops) or choose a count that is",
+                                                  c.dataset.name, c.dataset.count * esize, *block));
+    }
+}
+
+} // namespace
+
 void check_study_paths(const study& s) {
     std::set<std::string> checked;
     for (const auto& c : s.cases) {
@@ -168,7 +248,10 @@ void check_study_paths(const study& s) {
         if (::access(d.file.c_str(), R_OK) != 0)
             throw usage_error(fmt::format("{} cannot be read: {}", where, std::strerror(errno)));
     }
-    if (s.directory.empty()) return;
+    if (s.directory.empty()) {
+        check_direct_io(s);
+        return;
+    }
     struct stat st {};
     if (::stat(s.directory.c_str(), &st) != 0)
         throw usage_error(
@@ -180,6 +263,7 @@ void check_study_paths(const study& s) {
     if (::access(s.directory.c_str(), W_OK | X_OK) != 0)
         throw usage_error(fmt::format("{}: directory '{}' cannot be written: {}", s.source, s.directory,
                                       std::strerror(errno)));
+    check_direct_io(s);
 }
 
 } // namespace formatbench
