@@ -48,7 +48,8 @@ TEST(access, splitmix64_is_the_published_generator) {
 
 // 100 f64 in blocks of 80 B = 10 elements: 10 whole blocks. The offsets,
 // from an independent Python SplitMix64:
-//   M=2**64-1; mix=lambda z:(lambda z:(lambda z:z^(z>>31))(((z^(z>>27))*0x94D049BB133111EB)&M))(((z^(z>>30))*0xBF58476D1CE4E5B9)&M)
+//   M=2**64-1; mix=lambda z:(lambda z:(lambda
+//   z:z^(z>>31))(((z^(z>>27))*0x94D049BB133111EB)&M))(((z^(z>>30))*0xBF58476D1CE4E5B9)&M)
 //   [(mix((seed+(k+1)*0x9E3779B97F4A7C15)&M)*10>>64)*10 for k in range(8)]
 TEST(access, random_offsets_are_pinned_for_a_seed) {
     auto p = pattern(fb::access_mode::random, 80, 8);
@@ -81,8 +82,8 @@ TEST(access, sequential_reads_every_block_with_a_short_last_one) {
     EXPECT_EQ(r[3].count, 1u);
     // Block sizes round down to whole elements: 70 B is 8 f64.
     EXPECT_EQ(fb::check_access(pattern(fb::access_mode::sequential, 70), f64_data(25)).geometry.block, 8u);
-    EXPECT_NE(fb::check_access(pattern(fb::access_mode::sequential, 64, 5), f64_data(25)).error.find(
-                  "access_ops 5 is more than the 4 blocks"),
+    EXPECT_NE(fb::check_access(pattern(fb::access_mode::sequential, 64, 5), f64_data(25))
+                  .error.find("access_ops 5 is more than the 4 blocks"),
               std::string::npos);
 }
 
@@ -117,18 +118,21 @@ TEST(access, plane_indices_by_hand) {
     EXPECT_NE(fb::check_access(p, f64_data(72, {3, 4, 6})).error.find("access_axis 3 is not an axis"),
               std::string::npos);
     p.access_axis = 0;
-    EXPECT_NE(fb::check_access(p, f64_data(72)).error.find("needs a data set with a shape"), std::string::npos);
+    EXPECT_NE(fb::check_access(p, f64_data(72)).error.find("needs a data set with a shape"),
+              std::string::npos);
 }
 
 TEST(access, a_block_smaller_than_an_element_or_larger_than_the_data_is_refused) {
-    EXPECT_NE(fb::check_access(pattern(fb::access_mode::random, 4), f64_data(10)).error.find("smaller than one f64"),
+    EXPECT_NE(fb::check_access(pattern(fb::access_mode::random, 4), f64_data(10))
+                  .error.find("smaller than one f64"),
               std::string::npos);
     EXPECT_NE(fb::check_access(pattern(fb::access_mode::random, 4096), f64_data(10)).error.find("more than"),
               std::string::npos);
 }
 
-// Linear interpolation between closest ranks (numpy.percentile's default):
-//   numpy.percentile([40, 10, 30, 20, 1000], [50, 90, 99, 99.9]) = [30, 616, 961.6, 996.16]
+// Linear interpolation between closest ranks (numpy.percentile's default),
+// by hand: sorted {10, 20, 30, 40, 1000}, rank h = 4p: p90 at h = 3.6 is
+// 40 + 0.6 x 960 = 616; p99 at 3.96 is 961.6; p99.9 at 3.996 is 996.16.
 TEST(latency, percentiles_of_a_scripted_list_by_hand) {
     const auto s = fb::summarize_latencies({40, 10, 30, 20, 1000}, 5 * 4096, 25);
     EXPECT_EQ(s.ops, 5u);
@@ -164,6 +168,7 @@ TEST(shape, count_is_the_product_or_must_equal_it) {
                   std::string::npos)
             << e.what();
     }
-    EXPECT_THROW(fb::load_study_text("datasets: [{shape: [3, 0]}]\nformats: [memory]\n", "<t>"), std::exception);
+    EXPECT_THROW(fb::load_study_text("datasets: [{shape: [3, 0]}]\nformats: [memory]\n", "<t>"),
+                 std::exception);
     EXPECT_THROW(fb::load_study_text("datasets: [{shape: 7}]\nformats: [memory]\n", "<t>"), std::exception);
 }

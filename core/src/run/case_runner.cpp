@@ -110,7 +110,8 @@ case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_s
         const std::uint64_t op_bytes = op_elements_ * esize_;
         slot_bytes_ = (op_bytes + direct_alignment - 1) / direct_alignment * direct_alignment;
         const std::uint64_t ops = std::max<std::uint64_t>(1, access_.ops);
-        slots_ = std::clamp<std::uint64_t>(pattern_batch_bytes / std::max<std::uint64_t>(1, slot_bytes_), 1, ops);
+        slots_ =
+            std::clamp<std::uint64_t>(pattern_batch_bytes / std::max<std::uint64_t>(1, slot_bytes_), 1, ops);
         pattern_buf_ = aligned_buffer(slots_ * slot_bytes_, 0);
         pattern_expected_ = aligned_buffer(op_bytes, 0);
         clock_cost_ns_ = clock_pair_cost_ns();

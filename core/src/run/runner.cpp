@@ -150,11 +150,11 @@ private:
         res.output = c.session->output();
         if (res.status == case_status::ok && res.verify.lossless_expected && res.verify.mismatches > 0) {
             res.status = case_status::failed;
-            res.error = fmt::format(
-                "plugin '{}' is lossless with these options, but {} of {} values read back "
-                "differ, the first at element {} (max abs error {:g})",
-                res.spec.format.plugin, res.verify.mismatches, res.verify.compared,
-                res.verify.first_mismatch_index, res.verify.max_abs_error);
+            res.error =
+                fmt::format("plugin '{}' is lossless with these options, but {} of {} values read back "
+                            "differ, the first at element {} (max abs error {:g})",
+                            res.spec.format.plugin, res.verify.mismatches, res.verify.compared,
+                            res.verify.first_mismatch_index, res.verify.max_abs_error);
         }
         if (res.status == case_status::ok && res.verify.outside_tolerance > 0) {
             res.status = case_status::failed;

@@ -70,9 +70,10 @@ access_check check_access(const run_params& p, const dataset_spec& d) {
     case access_mode::strided: {
         g.stride = p.access_stride / esize;
         if (g.stride == 0) {
-            out.error = fmt::format("access: strided needs access_stride, the bytes from one block's start to "
-                                    "the next's (at least one {} element)",
-                                    dtype_name(d.type));
+            out.error =
+                fmt::format("access: strided needs access_stride, the bytes from one block's start to "
+                            "the next's (at least one {} element)",
+                            dtype_name(d.type));
             break;
         }
         const std::uint64_t fit = (d.count - g.block) / g.stride + 1; // blocks that end inside the data

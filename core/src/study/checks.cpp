@@ -13,8 +13,8 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <optional>
 #include <cstring>
+#include <optional>
 #include <set>
 
 namespace formatbench {
@@ -93,9 +93,10 @@ void check_study_plugins(const study& s, const registry& reg) {
             std::vector<std::string> offering;
             for (const auto& q : reg.plugins())
                 if (q->has(FB_CAP_DIRECT_IO)) offering.push_back(q->id());
-            throw usage_error(where + fmt::format("direct: true reads with O_DIRECT, which plugin '{}' cannot "
-                                                  "(plugins that can: {}); use direct: false for this format",
-                                                  p->id(), offering.empty() ? "none" : join(offering)));
+            throw usage_error(where +
+                              fmt::format("direct: true reads with O_DIRECT, which plugin '{}' cannot "
+                                          "(plugins that can: {}); use direct: false for this format",
+                                          p->id(), offering.empty() ? "none" : join(offering)));
         }
         if (checked_dtypes.emplace(f.label, d.type).second) {
             if (!p->supports(d.type))
@@ -225,10 +226,11 @@ void check_direct_io(const study& s) {
         if (c.params.access == access_mode::strided) aligned("access_stride", g.stride);
         if (c.params.access == access_mode::sequential && (c.dataset.count * esize) % *block != 0 &&
             g.ops * g.block > c.dataset.count)
-            throw usage_error(where + fmt::format("the last block of data set '{}' ({} B) is not a whole number "
-                                                  "of {} B blocks, which O_DIRECT needs; read fewer blocks "
-                                                  "(access_ops) or choose a count that is",
-                                                  c.dataset.name, c.dataset.count * esize, *block));
+            throw usage_error(where +
+                              fmt::format("the last block of data set '{}' ({} B) is not a whole number "
+                                          "of {} B blocks, which O_DIRECT needs; read fewer blocks "
+                                          "(access_ops) or choose a count that is",
+                                          c.dataset.name, c.dataset.count * esize, *block));
     }
 }
 
