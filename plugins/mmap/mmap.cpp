@@ -22,8 +22,10 @@
 //                  measured here it made mmap writes 4x faster (88-92% of one
 //                  write(2)) and reads of mmap-written files 3x faster.
 //                  sequential on a writable mapping measured 10x slower.
-//   populate       fault the whole mapping in at open (MADV_POPULATE_*)
-//                  instead of page by page; default false (slower here).
+//   populate       fault the whole mapping in (MADV_POPULATE_*) instead of
+//                  page by page; default false (slower here). A writer does
+//                  it at open, a reader at its first read() or view() (see
+//                  random access below).
 //   sync_on_close  msync(MS_SYNC) the written mapping before unmapping.
 //   read_threads   threads that copy a read of 16 MiB or more out of the
 //                  mapping, each its own slice (default 2). A copy out of
@@ -36,6 +38,20 @@
 //                  Writes copy in one thread: two threads faulting new
 //                  pages into one shared file mapping made 80 MB writes 4x
 //                  slower here (contention in the kernel).
+//
+// Random access (ABI 1.2): read_at copies `count` elements from the mapping
+// at element `offset`, read_box each contiguous run of the box
+// (sdk::for_each_run); every page they touch is faulted in then, by that
+// call. A reader therefore maps at open without reading anything ahead of
+// what the kernel's read-around does on a fault: populate and advice
+// willneed (which read the whole file) wait for the first read() or
+// view(), which a read_at/read_box stream never gets (the host uses one or
+// the other). advice random turns the kernel's fault read-around off, for
+// random access that reads the pages asked for only; hugepage (the
+// default) may fault in a large folio around each page. No direct I/O: a
+// mapping is the page cache. A part's read_at offsets count from the
+// part's first element; read_box on a part is refused (a box is in the
+// whole data set's coordinates).
 //
 // Shared files (formatbench.part/1, MPI `layout: shared_file`): a part
 // [offset, offset + count) reserves and maps only its own bytes (the
@@ -95,6 +111,8 @@ public:
     bool empty() const noexcept { return base_ == nullptr; }
     // msync(2) of the whole mapping (it wants a page-aligned address).
     int sync() const noexcept { return ::msync(base_, size_, MS_SYNC); }
+    // madvise(2) of the whole mapping.
+    int advise(int advice) const noexcept { return ::madvise(base_, size_, advice); }
     void reset() noexcept {
         if (base_) ::munmap(base_, size_);
         base_ = nullptr;
@@ -115,13 +133,24 @@ std::uint64_t byte_count(std::uint64_t count, std::size_t size, const std::strin
     return count * size;
 }
 
+// What reads the whole mapping ahead of its use: MADV_POPULATE_READ/WRITE
+// (option populate) and MADV_WILLNEED (advice willneed). Applied after the
+// other advice, as map_file explains.
+void prefetch(const sdk::file& f, const mapping& m, bool writable, bool populate, bool willneed) {
+    if (m.empty()) return;
+    if (willneed && m.advise(MADV_WILLNEED) != 0) f.fail("madvise(willneed) on", errno);
+    if (populate && m.advise(writable ? MADV_POPULATE_WRITE : MADV_POPULATE_READ) != 0)
+        f.fail("cannot populate (needs Linux 5.14 or later) the mapping of", errno);
+}
+
 // Maps [0, bytes) of fd, then applies advice and populate in that order:
 // the advice decides how the page cache is filled (hugepage: large folios),
 // so pages must not be faulted in before it. That is why populate uses
 // MADV_POPULATE_READ/WRITE (Linux 5.14) after madvise and not MAP_POPULATE,
-// which faults everything in at mmap time in 4 KiB pages.
+// which faults everything in at mmap time in 4 KiB pages. With ahead false
+// (a reader at open) populate and willneed are left to prefetch().
 mapping map_file(const sdk::file& f, std::uint64_t offset, std::size_t bytes, bool writable,
-                 const sdk::options& o) {
+                 const sdk::options& o, bool ahead) {
     if (bytes == 0) return {};
     // mmap(2) maps from a page boundary: start at the one below offset.
     const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
@@ -135,16 +164,13 @@ mapping map_file(const sdk::file& f, std::uint64_t offset, std::size_t bytes, bo
     const std::string& advice = o.get_string("advice");
     int a = advice == "sequential" ? MADV_SEQUENTIAL
             : advice == "random"   ? MADV_RANDOM
-            : advice == "willneed" ? MADV_WILLNEED
             : advice == "hugepage" ? MADV_HUGEPAGE
-                                   : MADV_NORMAL;
+                                   : MADV_NORMAL; // normal, and willneed (prefetch's)
     // A kernel without transparent huge pages refuses MADV_HUGEPAGE with
     // EINVAL; it is the default and only a hint, so it then goes unused.
     if (a != MADV_NORMAL && ::madvise(base, bytes, a) != 0 && !(a == MADV_HUGEPAGE && errno == EINVAL))
         f.fail("madvise(" + advice + ") on", errno);
-    if (o.get_bool("populate") &&
-        ::madvise(base, bytes, writable ? MADV_POPULATE_WRITE : MADV_POPULATE_READ) != 0)
-        f.fail("cannot populate (needs Linux 5.14 or later) the mapping of", errno);
+    if (ahead) prefetch(f, m, writable, o.get_bool("populate"), advice == "willneed");
     return m;
 }
 
@@ -199,7 +225,7 @@ struct mmap_format {
 
     static sdk::plugin_info info() {
         return {"mmap",
-                "1.0.0",
+                "1.1.0",
                 "raw bytes through memory mappings: ftruncate + MAP_SHARED copy in, map + copy out "
                 "(zero-copy view)",
                 "MIT",
@@ -237,7 +263,7 @@ struct mmap_format {
                 int e = ::posix_fallocate(file_.fd(), static_cast<off_t>(first), static_cast<off_t>(total_));
                 if (e != 0) file_.fail("cannot reserve " + std::to_string(total_) + " bytes for", e);
             }
-            map_ = map_file(file_, first, static_cast<std::size_t>(total_), true, r.options);
+            map_ = map_file(file_, first, static_cast<std::size_t>(total_), true, r.options, true);
             guard.commit();
         }
 
@@ -295,11 +321,17 @@ struct mmap_format {
                 first = byte_count(r.part->offset, size_, path_);
                 total_ = byte_count(r.count, size_, path_);
             }
-            map_ = map_file(file_, first, static_cast<std::size_t>(total_), false, r.options);
+            populate_ = r.options.get_bool("populate");
+            willneed_ = r.options.get_string("advice") == "willneed";
+            shape_ = r.shape;
+            part_ = r.part.has_value();
+            if (!shape_.empty()) check_shape(r.part ? r.part->total : total_ / size_);
+            map_ = map_file(file_, first, static_cast<std::size_t>(total_), false, r.options, false);
         }
 
         void read(void* data, std::uint64_t count) {
             if (!file_.is_open()) throw error(FB_E_STATE, "mmap: read from '" + path_ + "' after close");
+            prefetch_once();
             std::uint64_t bytes = byte_count(count, size_, path_);
             if (bytes > total_ - offset_)
                 throw error(FB_E_TRUNCATED, "mmap: '" + path_ + "' ends after " + std::to_string(total_) +
@@ -316,7 +348,34 @@ struct mmap_format {
             if (byte_count(count, size_, path_) > total_)
                 throw error(FB_E_TRUNCATED,
                             "mmap: '" + path_ + "' holds fewer than " + std::to_string(count) + " values");
+            prefetch_once();
             return map_.empty() ? empty_payload : map_.data();
+        }
+
+        // formatbench.read-at/1: a copy out of the mapping at element offset.
+        void read_at(std::uint64_t offset, void* data, std::uint64_t count) {
+            if (!file_.is_open()) throw error(FB_E_STATE, "mmap: read_at on '" + path_ + "' after close");
+            const std::uint64_t held = total_ / size_;
+            if (offset > held || count > held - offset)
+                throw error(FB_E_TRUNCATED, "mmap: elements [" + std::to_string(offset) + ", " +
+                                                std::to_string(offset + count) + ") lie outside the " +
+                                                std::to_string(held) + " of '" + path_ + "'");
+            copy_out(static_cast<unsigned char*>(data), offset, count);
+        }
+
+        // formatbench.read-box/1: a copy of each contiguous run of the box.
+        void read_box(const std::uint64_t* start, const std::uint64_t* count, void* data) {
+            if (!file_.is_open()) throw error(FB_E_STATE, "mmap: read_box on '" + path_ + "' after close");
+            if (part_)
+                throw error(FB_E_UNSUPPORTED,
+                            "mmap: read_box on a part of '" + path_ +
+                                "': a box is in the whole data set's coordinates; open the whole file "
+                                "or use read_at on the part");
+            auto* out = static_cast<unsigned char*>(data);
+            sdk::for_each_run(shape_, start, count,
+                              [&](std::uint64_t offset, std::uint64_t length, std::uint64_t position) {
+                                  copy_out(out + position * size_, offset, length);
+                              });
         }
 
         void close() {
@@ -325,6 +384,34 @@ struct mmap_format {
         }
 
     private:
+        // populate and willneed, once, at the first sequential read or view.
+        void prefetch_once() {
+            if (prefetched_) return;
+            prefetched_ = true;
+            prefetch(file_, map_, false, populate_, willneed_);
+        }
+
+        void copy_out(unsigned char* to, std::uint64_t offset, std::uint64_t count) const {
+            if (count == 0) return; // an empty file has no mapping
+            formatbench::detail::copy_bytes(to, map_.data() + offset * size_,
+                                            static_cast<std::size_t>(count * size_));
+        }
+
+        // The ABI's shape has the product of the whole file's count (the
+        // host's to get right; checked so that a box cannot read past it).
+        void check_shape(std::uint64_t whole) const {
+            std::uint64_t product = 1;
+            std::string text;
+            for (std::uint64_t extent : shape_) {
+                text += (text.empty() ? "" : ", ") + std::to_string(extent);
+                product = extent != 0 && product > UINT64_MAX / extent ? UINT64_MAX : product * extent;
+            }
+            if (product != whole)
+                throw error(FB_E_STATE, "mmap: the shape (" + text + ") given for '" + path_ + "' holds " +
+                                            std::to_string(product) + " elements, the file " +
+                                            std::to_string(whole));
+        }
+
         void check_size(const sdk::open_request& r) {
             std::string what = sdk::dtype_name(r.dtype);
             // A part checks the whole file's size: `total` values.
@@ -353,6 +440,9 @@ struct mmap_format {
         std::uint64_t total_ = 0;
         std::uint64_t offset_ = 0;
         unsigned threads_ = 2;
+        bool populate_ = false, willneed_ = false, prefetched_ = false;
+        std::vector<std::uint64_t> shape_; // the data set's (read_box)
+        bool part_ = false;
         sdk::file file_;
         mapping map_;
     };

@@ -32,15 +32,18 @@ std::size_t padded_length(std::size_t prefix, std::size_t n) {
     return with_newline + pad;
 }
 
-std::string dict_text(std::string_view descr, std::uint64_t count) {
-    std::string n = std::to_string(count);
+std::string dict_text(std::string_view descr, const std::vector<std::uint64_t>& shape) {
     std::string dict = "{'descr': '";
     dict += descr;
-    dict += "', 'fortran_order': False, 'shape': (";
-    dict += n;
-    dict += ",), }";
-    // numpy >= 1.23 leaves room for the growing axis to reach 21 digits.
-    dict.append(growth_digits - n.size(), ' ');
+    dict += "', 'fortran_order': False, 'shape': ";
+    dict += shape_text(shape);
+    dict += ", }";
+    // numpy >= 1.23 leaves room for the growing (first, in C order) axis to
+    // reach 21 digits; none for a 0-d array.
+    if (!shape.empty()) {
+        const std::size_t digits = std::to_string(shape[0]).size();
+        if (digits < growth_digits) dict.append(growth_digits - digits, ' ');
+    }
     return dict;
 }
 
@@ -198,10 +201,21 @@ std::string descr_of(fb_dtype d, bool big_endian) {
     return (big_endian ? ">" : "<") + code;
 }
 
+std::string shape_text(const std::vector<std::uint64_t>& shape) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + (shape.size() == 1 ? ",)" : ")");
+}
+
 std::string make_header(int major, std::string_view descr, std::uint64_t count) {
+    return make_header(major, descr, std::vector<std::uint64_t>{count});
+}
+
+std::string make_header(int major, std::string_view descr, const std::vector<std::uint64_t>& shape) {
     const std::size_t length_bytes = major == 1 ? 2 : 4;
     const std::size_t prefix = magic_size + 2 + length_bytes;
-    std::string dict = dict_text(descr, count);
+    std::string dict = dict_text(descr, shape);
     const std::size_t length = padded_length(prefix, dict.size());
     std::string out(magic, magic_size);
     out += static_cast<char>(major);
@@ -214,8 +228,8 @@ std::string make_header(int major, std::string_view descr, std::uint64_t count) 
     return out;
 }
 
-int auto_version(std::string_view descr) {
-    return padded_length(magic_size + 4, dict_text(descr, 0).size()) <= 0xffff ? 1 : 2;
+int auto_version(std::string_view descr, const std::vector<std::uint64_t>& shape) {
+    return padded_length(magic_size + 4, dict_text(descr, shape).size()) <= 0xffff ? 1 : 2;
 }
 
 preamble parse_preamble(const unsigned char* bytes, std::size_t n) {

@@ -1,5 +1,6 @@
 // The .npy header (numpy/lib/format.py, format versions 1.0, 2.0 and 3.0):
-// writing it byte for byte as numpy 1.24 writes a 1-D array, and parsing the
+// writing it byte for byte as numpy 1.24 writes a C-order array (1-D, or of
+// the data set's shape), and parsing the
 // one Python literal a header holds without eval. Pure functions on memory,
 // no I/O, so tests and the fuzz target call them directly.
 //
@@ -64,9 +65,19 @@ std::string descr_of(fb_dtype d, bool big_endian);
 // header for count 0 can be replaced by the true one in place.
 std::string make_header(int major, std::string_view descr, std::uint64_t count);
 
+// The same for a C-order array of `shape` (numpy's shape tuple: (4, 5, 6);
+// () for a 0-d array). numpy's room for growth is on the first axis, so the
+// length does not depend on the first extent either.
+std::string make_header(int major, std::string_view descr, const std::vector<std::uint64_t>& shape);
+
+// Python's repr of the shape tuple, as the header holds it: "(4, 5, 6)",
+// "(10,)", "()".
+std::string shape_text(const std::vector<std::uint64_t>& shape);
+
 // The version numpy picks when none is asked for (1.0 when the header length
-// fits in 16 bits, else 2.0); for the headers make_header writes, always 1.
-int auto_version(std::string_view descr);
+// fits in 16 bits, else 2.0); for the headers make_header writes (at most 32
+// axes), always 1.
+int auto_version(std::string_view descr, const std::vector<std::uint64_t>& shape);
 
 // The fixed part before the header text.
 struct preamble {

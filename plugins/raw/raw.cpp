@@ -18,6 +18,29 @@
 // [offset, offset + count) of a file of `total` values is the bytes at
 // offset x size; each part opens the file without truncating it, seeks
 // there and writes or reads its bytes as a whole file would.
+//
+// Random access (ABI 1.2): element i is at byte i x size (plus the part's
+// first byte), so read_at is one pread(2) at that byte and read_box one
+// pread(2) per contiguous run of the box (sdk::for_each_run), each swapped
+// in the caller's buffer when the byte order asks for it. A part's read_at
+// offsets count from the part's first element; read_box is refused on a
+// part (its box is in the whole data set's coordinates). With buffer_size
+// N > 0 each pread is of N bytes into the buffer, and a request that
+// starts inside the bytes the buffer holds is served from it, as stdio
+// serves a read after an fseek within its buffer.
+//
+// Direct I/O (FB_CAP_DIRECT_IO, FB_OPEN_DIRECT): read, read_at and read_box
+// read with O_DIRECT (range_reader.hpp): straight into the caller's buffer
+// when its address, the byte offset and the length are aligned to what
+// statx STATX_DIOALIGN reports (4096 where it reports nothing), through an
+// aligned bounce buffer otherwise (a part or range that starts mid-block, a
+// tail shorter than a block). With buffer_size N > 0 the buffer is aligned
+// and N must be a multiple of the alignment (else FB_E_INVALID_OPTION at
+// open): direct reads of N bytes each. Only regular files on a file system
+// with direct I/O: anything else is FB_E_UNSUPPORTED at open. Writing never
+// uses O_DIRECT (the flag is a read flag in the ABI).
+#include "range_reader.hpp"
+
 #include "common/byte_order.hpp"
 
 #include <formatbench/plugin.hpp>
@@ -35,6 +58,7 @@
 namespace {
 
 namespace sdk = formatbench::sdk;
+namespace direct_io = formatbench::direct_io;
 using formatbench::detail::swap_in_place;
 using sdk::error;
 
@@ -74,12 +98,12 @@ struct raw_format {
 
     static sdk::plugin_info info() {
         return {"raw",
-                "1.0.0",
+                "1.1.0",
                 "unformatted stream: the array's bytes and nothing else (POSIX write/read)",
                 "MIT",
                 "raw",
                 FB_DTYPES_ALL,
-                FB_CAP_LOSSLESS};
+                FB_CAP_LOSSLESS | FB_CAP_DIRECT_IO};
     }
 
     class writer {
@@ -163,8 +187,10 @@ struct raw_format {
     public:
         explicit reader(const sdk::open_request& r)
             : path_(r.path), dtype_(r.dtype), size_(r.element_size()),
-              swap_(size_ > 1 && needs_swap(r.options)) {
-            buffer_.resize(r.options.get_size("buffer_size"));
+              swap_(size_ > 1 && needs_swap(r.options)), shape_(r.shape), part_(r.part.has_value()) {
+            const std::uint64_t buffer_size = r.options.get_size("buffer_size");
+            // The sequential buffer; a direct read() goes through range_'s own aligned one.
+            if (!r.direct) buffer_.resize(buffer_size);
             file_ = sdk::file::open_read(path_, wording);
             struct stat st = file_.status();
             if (S_ISDIR(st.st_mode))
@@ -172,15 +198,42 @@ struct raw_format {
             // Only a regular file has a size to check; a FIFO or a device is
             // read as a stream and a short one ends in FB_E_TRUNCATED.
             if (S_ISREG(st.st_mode)) check_size(static_cast<std::uint64_t>(st.st_size), r);
-            if (r.part) file_.seek(byte_count(r.part->offset, size_, path_));
+            const std::uint64_t whole = r.part ? r.part->total : r.count;
+            // What read_at may read: the count asked for (the file's, or the
+            // part's), or with an unknown count what the file holds.
+            count_ = r.count != FB_COUNT_UNKNOWN || !S_ISREG(st.st_mode)
+                         ? r.count
+                         : static_cast<std::uint64_t>(st.st_size) / size_;
+            if (!shape_.empty()) check_shape(whole);
+            if (r.part) {
+                first_ = byte_count(r.part->offset, size_, path_);
+                file_.seek(first_);
+            }
+            direct_io::alignment align;
+            if (r.direct) {
+                direct_io::enable_direct(file_, "raw: ");
+                align = direct_io::query_alignment(file_.fd());
+                if (buffer_size % align.offset != 0)
+                    throw error(FB_E_INVALID_OPTION,
+                                "raw: buffer_size " + std::to_string(buffer_size) + " with direct I/O on '" +
+                                    path_ + "': O_DIRECT reads whole blocks of " +
+                                    std::to_string(align.offset) +
+                                    " bytes there; set buffer_size to 0 or a multiple of " +
+                                    std::to_string(align.offset));
+            }
+            range_ = direct_io::range_reader(r.direct, align, static_cast<std::size_t>(buffer_size), "raw: ");
         }
 
         void read(void* data, std::uint64_t count) {
             if (!file_.is_open()) throw error(FB_E_STATE, "raw: read from '" + path_ + "' after close");
             auto* p = static_cast<unsigned char*>(data);
             std::uint64_t bytes = byte_count(count, size_, path_);
-            std::uint64_t got =
-                buffer_.empty() ? file_.read_full(p, static_cast<std::size_t>(bytes)) : take(p, bytes);
+            // Direct: pread at the stream's position (the file offset is not
+            // used); otherwise read(2), which also reads a FIFO or a device.
+            std::uint64_t got = range_.direct()
+                                    ? range_.read(file_, p, static_cast<std::size_t>(bytes), first_ + offset_)
+                                : buffer_.empty() ? file_.read_full(p, static_cast<std::size_t>(bytes))
+                                                  : take(p, bytes);
             if (got < bytes)
                 throw error(FB_E_TRUNCATED,
                             "raw: '" + path_ + "' ends after " + std::to_string(offset_ + got) +
@@ -189,6 +242,32 @@ struct raw_format {
             offset_ += bytes;
             // The output buffer is ours to scribble on: swap in place.
             if (swap_) swap_in_place(p, static_cast<std::size_t>(count), size_);
+        }
+
+        // formatbench.read-at/1: element `offset` is at byte offset x size
+        // (from the part's first byte): one pread (or the buffer's preads).
+        void read_at(std::uint64_t offset, void* data, std::uint64_t count) {
+            if (!file_.is_open()) throw error(FB_E_STATE, "raw: read_at on '" + path_ + "' after close");
+            if (offset > count_ || count > count_ - offset)
+                throw error(FB_E_TRUNCATED, "raw: elements [" + std::to_string(offset) + ", " +
+                                                std::to_string(offset + count) + ") lie outside the " +
+                                                std::to_string(count_) + " of '" + path_ + "'");
+            read_range(static_cast<unsigned char*>(data), offset, count);
+        }
+
+        // formatbench.read-box/1: one read per contiguous run of the box.
+        void read_box(const std::uint64_t* start, const std::uint64_t* count, void* data) {
+            if (!file_.is_open()) throw error(FB_E_STATE, "raw: read_box on '" + path_ + "' after close");
+            if (part_)
+                throw error(FB_E_UNSUPPORTED,
+                            "raw: read_box on a part of '" + path_ +
+                                "': a box is in the whole data set's coordinates; open the whole file "
+                                "or use read_at on the part");
+            auto* out = static_cast<unsigned char*>(data);
+            sdk::for_each_run(shape_, start, count,
+                              [&](std::uint64_t offset, std::uint64_t length, std::uint64_t position) {
+                                  read_range(out + position * size_, offset, length);
+                              });
         }
 
         void close() {
@@ -219,6 +298,34 @@ struct raw_format {
                                               "dtype does not match the file");
         }
 
+        // The ABI's shape has the product of the whole file's count (the
+        // host's to get right; checked so that a box cannot read past it).
+        void check_shape(std::uint64_t whole) const {
+            std::uint64_t product = 1;
+            std::string text;
+            for (std::uint64_t extent : shape_) {
+                text += (text.empty() ? "" : ", ") + std::to_string(extent);
+                product = extent != 0 && product > UINT64_MAX / extent ? UINT64_MAX : product * extent;
+            }
+            if (product != whole)
+                throw error(FB_E_STATE, "raw: the shape (" + text + ") given for '" + path_ + "' holds " +
+                                            std::to_string(product) + " elements, the file " +
+                                            std::to_string(whole));
+        }
+
+        // count elements from element `offset` into p, in the machine's byte order.
+        void read_range(unsigned char* p, std::uint64_t offset, std::uint64_t count) {
+            const std::uint64_t bytes = byte_count(count, size_, path_);
+            const std::uint64_t at = first_ + byte_count(offset, size_, path_);
+            const std::size_t got = range_.read(file_, p, static_cast<std::size_t>(bytes), at);
+            if (got < bytes)
+                throw error(FB_E_TRUNCATED,
+                            "raw: '" + path_ + "' ends after " + std::to_string(at + got) +
+                                " bytes, inside a read of elements [" + std::to_string(offset) + ", " +
+                                std::to_string(offset + count) + ") (was it truncated while open?)");
+            if (swap_) swap_in_place(p, static_cast<std::size_t>(count), size_);
+        }
+
         // Buffered read: refill buffer_ with one read(2) of its size at a time.
         std::uint64_t take(unsigned char* p, std::uint64_t bytes) {
             std::uint64_t done = 0;
@@ -244,7 +351,12 @@ struct raw_format {
         sdk::file file_;
         std::vector<unsigned char> buffer_;
         std::size_t pos_ = 0, filled_ = 0;
-        std::uint64_t offset_ = 0;
+        std::uint64_t offset_ = 0;         // bytes read() has returned
+        std::vector<std::uint64_t> shape_; // the data set's (read_box)
+        bool part_ = false;                // a part of a shared file
+        std::uint64_t count_ = 0;          // elements read_at may read
+        std::uint64_t first_ = 0;          // byte of the stream's first element
+        direct_io::range_reader range_;    // read_at, read_box, and read() when direct
     };
 };
 
