@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Access patterns end to end (docs/config.md "Access patterns"): what plan
+# refuses before anything runs (a plugin without the extension a pattern
+# needs, direct: true on a plugin that cannot, a block O_DIRECT cannot
+# take), and what a run records: per-operation latencies of the READ phase,
+# verified blocks, and cold direct reads that reach the disk.
+source "$(dirname "$0")/lib.sh"
+cd "$work"
+PY=/usr/bin/python3
+
+# ---- refused at plan, naming the plugin and the ones that can
+cat >no-read-at.yaml <<'Y'
+datasets: [{count: 1000}]
+formats: [{plugin: ascii, access: random}]
+Y
+expect_status 2 "$FB" plan no-read-at.yaml
+expect_in "$work/err" "access: random needs formatbench.read-at/1"
+expect_in "$work/err" "plugin 'ascii' does not offer"
+expect_in "$work/err" "raw"
+
+cat >no-box.yaml <<'Y'
+datasets: [{shape: [10, 10]}]
+formats: [{plugin: zlib, access: plane}]
+Y
+expect_status 2 "$FB" plan no-box.yaml
+expect_in "$work/err" "access: plane needs formatbench.read-box/1"
+
+cat >flat-plane.yaml <<'Y'
+datasets: [{count: 100}]
+formats: [{plugin: raw, access: plane}]
+Y
+expect_status 2 "$FB" plan flat-plane.yaml
+expect_in "$work/err" "access: plane needs a data set with a shape"
+
+cat >no-direct.yaml <<'Y'
+directory: .
+datasets: [{count: 100000}]
+formats: [{plugin: mmap, access: random, direct: true}]
+Y
+expect_status 2 "$FB" plan no-direct.yaml
+expect_in "$work/err" "direct: true reads with O_DIRECT, which plugin 'mmap' cannot"
+
+# The block size the device needs comes from sysfs, for the folder's device.
+dev=$(stat -c '%d' .)
+major=$((dev >> 8)) minor=$((dev & 255))
+lbs=$(cat "/sys/dev/block/$major:$minor/queue/logical_block_size" 2>/dev/null ||
+      cat "/sys/dev/block/$major:$minor/../queue/logical_block_size" 2>/dev/null || echo none)
+if [ "$lbs" != none ]; then
+  cat >unaligned.yaml <<'Y'
+directory: .
+datasets: [{count: 100000}]
+formats: [{plugin: raw, access: random, access_block: 200, direct: true}]
+Y
+  expect_status 2 "$FB" plan unaligned.yaml
+  expect_in "$work/err" "access_block 200 B is not a multiple of $lbs B, the logical block size of the device"
+fi
+
+# ---- a run: random, sequential and strided blocks, planes along each axis
+cat >run.yaml <<'Y'
+directory: .
+defaults: {repeat: 2, warmup: 0}
+datasets:
+  - {name: flat, count: 100000}
+formats:
+  - {plugin: raw, access: [random, sequential], access_block: 4KiB, access_ops: 50}
+  - {plugin: raw, label: raw-strided, access: strided, access_block: 800, access_stride: 8000}
+Y
+cat >planes.yaml <<'Y'
+directory: .
+defaults: {repeat: 2, warmup: 0}
+datasets:
+  - {name: cube, shape: [20, 30, 40]}
+formats:
+  - {plugin: npy, access: plane, access_axis: [0, 1, 2], access_ops: 7}
+  - {plugin: raw, access: plane, access_axis: 2, access_ops: 3}
+Y
+expect_status 0 "$FB" run run.yaml --json run.json --progress none
+expect_status 0 "$FB" run planes.yaml --json planes.json --progress none
+$PY - run.json planes.json <<'PY' || fail "the records of the access patterns are not what the study asked"
+import json, sys
+run = json.load(open(sys.argv[1]))
+planes = json.load(open(sys.argv[2]))
+assert run["schema_version"] == 4
+ops = {}
+for c in run["cases"] + planes["cases"]:
+    p = c["params"]
+    key = (c["format"]["label"], p["access"], p.get("access_axis", 0))
+    assert c["status"] == "ok", (key, c["error"])
+    assert c["verify"]["mismatches"] == 0, key
+    for s in c["samples"]:
+        lat = s["read"]["latency"]
+        assert lat["min_ns"] <= lat["p50_ns"] <= lat["p90_ns"] <= lat["p99_ns"] <= lat["max_ns"], lat
+        assert len(lat["cdf_ns"]) == 101 and lat["cdf_ns"][0] == lat["min_ns"], lat
+        assert s["read"]["iops"] > 0
+        assert "latency" not in s["write"]
+        ops[key] = (lat["ops"], lat["bytes"], c["verify"]["compared"])
+# 50 blocks of 4096 B = 512 f64; sequential reads 50 blocks from 0;
+# strided: 800 B (100 f64) every 8000 B: (100000 - 100) / 1000 + 1 = 100 fit.
+assert ops[("raw", "random", 0)] == (50, 50 * 4096, 50 * 512), ops
+assert ops[("raw", "sequential", 0)] == (50, 50 * 4096, 50 * 512), ops
+assert ops[("raw-strided", "strided", 0)] == (100, 100 * 800, 100 * 100), ops
+# planes of [20, 30, 40] f64: axis 0 is 30*40 values, axis 1 20*40, axis 2 20*30.
+assert ops[("npy", "plane", 0)] == (7, 7 * 1200 * 8, 7 * 1200), ops
+assert ops[("npy", "plane", 1)] == (7, 7 * 800 * 8, 7 * 800), ops
+assert ops[("npy", "plane", 2)] == (7, 7 * 600 * 8, 7 * 600), ops
+assert ops[("raw", "plane", 2)] == (3, 3 * 600 * 8, 3 * 600), ops
+PY
+
+# ---- cold random reads with O_DIRECT reach the disk: nothing of the file
+# is resident before the READ phase, and the case verifies.
+if [ "$lbs" != none ]; then
+  cat >direct.yaml <<'Y'
+directory: .
+defaults: {repeat: 2, warmup: 0}
+datasets: [{count: 262144}]
+formats: [{plugin: raw, access: random, access_block: 4KiB, access_ops: 100, cache: cold, direct: true},
+          {plugin: npy, access: random, access_block: 4KiB, access_ops: 100, cache: cold, direct: true}]
+Y
+  expect_status 0 "$FB" run direct.yaml --json direct.json --progress none
+  $PY - direct.json <<'PY' || fail "cold direct reads are not recorded as such"
+import json, sys
+for c in json.load(open(sys.argv[1]))["cases"]:
+    assert c["status"] == "ok", c["error"]
+    assert c["params"]["direct"] is True
+    for s in c["samples"]:
+        assert s["resident_fraction"] is not None and s["resident_fraction"] < 0.05, s["resident_fraction"]
+        assert s["read"]["latency"]["ops"] == 100
+PY
+fi
+echo "access: ok"
