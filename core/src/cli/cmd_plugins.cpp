@@ -42,9 +42,8 @@ nlohmann::json plugin_json(const plugin& p) {
             {"abi", fmt::format("{}.{}", p.abi_major(), p.abi_minor())},
             {"dtypes", dtype_names(p.dtypes())},
             {"capabilities", capability_names(p.flags())},
-            {"extensions", p.has_extension(FB_EXT_ZERO_COPY_READ_V1)
-                               ? nlohmann::json::array({FB_EXT_ZERO_COPY_READ_V1})
-                               : nlohmann::json::array()},
+            {"extensions", p.extension_ids()},
+            {"access", p.access_patterns()},
             {"path", p.file().string()},
             {"options", options}};
 }
@@ -117,8 +116,10 @@ int describe_plugin(const global_options& global, const std::string& arg, bool j
     fmt::print("  {:<14}{}\n", "extension", p.extension().empty() ? "(none)" : "." + p.extension());
     fmt::print("  {:<14}{}\n", "dtypes", join(dtype_names(p.dtypes())));
     fmt::print("  {:<14}{}\n", "capabilities", join(capability_names(p.flags())));
-    fmt::print("  {:<14}{}\n", "extensions",
-               p.has_extension(FB_EXT_ZERO_COPY_READ_V1) ? FB_EXT_ZERO_COPY_READ_V1 : "(none)");
+    const auto extensions = p.extension_ids();
+    fmt::print("  {:<14}{}\n", "extensions", extensions.empty() ? "(none)" : join(extensions));
+    fmt::print("  {:<14}{}{}\n", "access", join(p.access_patterns()),
+               p.has(FB_CAP_DIRECT_IO) ? "; direct: true" : "");
     fmt::print("\n  options:{}\n", p.options().empty() ? " (none)" : "");
     for (const auto& o : p.options()) {
         std::string range = range_text(o);

@@ -72,6 +72,7 @@ std::vector<std::string> capability_names(std::uint64_t flags) {
         {FB_CAP_LOSSLESS, "lossless"},       {FB_CAP_LOSSY, "lossy"},
         {FB_CAP_NEEDS_COUNT, "needs-count"}, {FB_CAP_DIRECTORY_OUTPUT, "directory"},
         {FB_CAP_NO_FILE, "no-file"},         {FB_CAP_SELF_DESCRIBING, "self-describing"},
+        {FB_CAP_DIRECT_IO, "direct-io"},
     };
     std::vector<std::string> out;
     for (const auto& [bit, name] : names)
@@ -258,6 +259,22 @@ std::unique_ptr<Stream> open_stream(const plugin& p, const char* what, const std
 
 bool plugin::has_parts() const {
     return part_extension(*descriptor_) != nullptr;
+}
+
+std::vector<std::string> plugin::extension_ids() const {
+    std::vector<std::string> out;
+    for (const char* id : {FB_EXT_ZERO_COPY_READ_V1, FB_EXT_PART_V1, FB_EXT_CHECK_OPTIONS_V1})
+        if (has_extension(id)) out.emplace_back(id);
+    if (has_read_at()) out.emplace_back(FB_EXT_READ_AT_V1);
+    if (has_read_box()) out.emplace_back(FB_EXT_READ_BOX_V1);
+    return out;
+}
+
+std::vector<std::string> plugin::access_patterns() const {
+    std::vector<std::string> out = {"whole"};
+    if (has_read_at()) out.insert(out.end(), {"sequential", "random", "strided"});
+    if (has_read_box()) out.emplace_back("plane");
+    return out;
 }
 
 bool plugin::has_read_at() const {

@@ -132,6 +132,10 @@ public:
     // Whether the plugin offers formatbench.read-at/1 and read-box/1 (ABI 1.2).
     bool has_read_at() const;
     bool has_read_box() const;
+    // The versioned ids of the extensions this host knows that the plugin
+    // offers, and the study's `access` patterns it can read.
+    std::vector<std::string> extension_ids() const;
+    std::vector<std::string> access_patterns() const;
 
     // Both throw plugin_error with the plugin id, the path and its message.
     std::unique_ptr<write_stream> open_write(const std::string& path, dtype d, std::uint64_t count,
