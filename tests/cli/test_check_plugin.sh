@@ -171,6 +171,7 @@ for t in f64 f32 i64 i32 u8; do
   expect_in "$work/out" "pass  read_at/$t"
   expect_in "$work/out" "pass  read_box/$t/3x4x5"
   expect_in "$work/out" "pass  read_box/$t/37x41"
+  expect_in "$work/out" "pass  check_options/$t/defaults"
   grep -qE "^(pass  direct_io/$t|skip  direct_io/$t: not applicable: the file system of .* refuses O_DIRECT)" "$work/out" \
     || { cat "$work/out"; fail "direct_io/$t neither passed nor said why it does not apply"; }
 done
@@ -200,6 +201,11 @@ expect_in "$work/out" "FAIL  read_box/f64/3x4x5: read_box([1, 2) [0, 4) [0, 5)) 
 expect_in "$work/out" "; rule: read-box gives the box's elements of the row-major array, on every axis"
 fault unstable 'read_at/f64'
 expect_in "$work/out" "FAIL  read_at/f64: read_at(4953, 100) read again gave other bytes: element 4953 was "
+# check-options/1 must take the default options for every declared dtype.
+fault refuse_u8 'check_options/*'
+expect_in "$work/out" "pass  check_options/f64/defaults"
+expect_in "$work/out" "FAIL  check_options/u8/defaults: check_options for u8 refuses no options (the defaults): "
+expect_in "$work/out" "; rule: check-options, when offered, accepts the default options for every declared dtype"
 # O_DIRECT on a file system that refuses it (tmpfs at /dev/shm, when there
 # is one): not applicable, with the reason, never a silent pass.
 if [ -d /dev/shm ] && [ -w /dev/shm ] && ! python3 -c 'import os,sys; f=sys.argv[1]+"/p"; open(f,"w").write("x"*4096); os.close(os.open(f, os.O_RDONLY|os.O_DIRECT))' "$(mktemp -d /dev/shm/fb-odirect-XXXXXX)" 2>/dev/null; then

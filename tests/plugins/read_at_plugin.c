@@ -24,7 +24,9 @@
  *                   nothing;
  *   box_start0      read-box ignores the box's start on axis 0;
  *   unstable        reading the offset of the stream's first read-at again
- *                   gives its first element with one bit changed. */
+ *                   gives its first element with one bit changed;
+ *   refuse_u8       formatbench.check-options/1 refuses u8 with the default
+ *                   options (which it otherwise accepts for every dtype). */
 #define _GNU_SOURCE /* O_DIRECT */
 #include <formatbench/plugin.h>
 
@@ -324,7 +326,24 @@ static fb_status close_stream(fb_stream* s, char* err, size_t err_size) {
 static const fb_ext_read_at_v1 read_at_ext = {sizeof(fb_ext_read_at_v1), read_at};
 static const fb_ext_read_box_v1 read_box_ext = {sizeof(fb_ext_read_box_v1), read_box};
 
+/* formatbench.check-options/1: there is nothing to refuse (no options), so
+ * it accepts every set, unless FB_READ_AT_FAULT=refuse_u8. */
+static fb_status check_options(fb_dtype dtype, const fb_option* options, size_t option_count, char* err,
+                               size_t err_size) {
+    (void)options;
+    (void)option_count;
+    const char* f = getenv("FB_READ_AT_FAULT");
+    if (dtype == FB_DTYPE_U8 && f && strcmp(f, "refuse_u8") == 0) {
+        snprintf(err, err_size, PLUGIN_ID ": u8 is refused (FB_READ_AT_FAULT=refuse_u8)");
+        return FB_E_UNSUPPORTED;
+    }
+    return FB_OK;
+}
+
+static const fb_ext_check_options_v1 check_options_ext = {sizeof(fb_ext_check_options_v1), check_options};
+
 static const void* get_extension(const char* id) {
+    if (strcmp(id, FB_EXT_CHECK_OPTIONS_V1) == 0) return &check_options_ext;
     if (strcmp(id, FB_EXT_READ_AT_V1) == 0) return &read_at_ext;
     if (strcmp(id, FB_EXT_READ_BOX_V1) == 0) return &read_box_ext;
     return NULL;
