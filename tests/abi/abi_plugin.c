@@ -1,15 +1,19 @@
 /* ABI evolution test plugin, in plain C (C11) with only plugin.h. One source,
- * built four times with ABI_CLAIM:
+ * built five times with ABI_CLAIM:
  *   10  a plugin built against the 1.0 header: its descriptor has the 1.0
  *       layout (frozen here as descriptor_1_0) and struct_size 152, and it
  *       sits at the very end of a page followed by one that cannot be read,
  *       so a host that reads a 1.1 field of it faults;
- *   11  an ordinary plugin of this (1.1) header: is_lossless_for (it says
- *       f32 with buffer_size 3 is lossy, to show the host asks per dtype)
- *       and metrics (bytes_written, bytes_read) when the host's open
- *       arguments are large enough to carry the sink;
- *   12  a plugin from a hypothetical 1.2 SDK whose descriptor APPENDS a
- *       field (a minor may only append): it claims abi_minor 2 and the
+ *   11  a plugin built against the 1.1 header: abi_minor 1, the 1.1
+ *       descriptor (struct_size FB_DESCRIPTOR_SIZE_1_1), is_lossless_for
+ *       (it says f32 with buffer_size 3 is lossy, to show the host asks per
+ *       dtype) and metrics (bytes_written, bytes_read) when the host's open
+ *       arguments carry the sink; of the open arguments it reads at most
+ *       FB_OPEN_ARGS_SIZE_1_1 bytes, as the 1.1 header knew them;
+ *   12  a plugin of this (1.2) header: as 11, plus the 1.2 open arguments
+ *       (it checks the shape a 1.2 host passes) and formatbench.read-at/1;
+ *   13  a plugin from a hypothetical 1.3 SDK whose descriptor APPENDS a
+ *       field (a minor may only append): it claims abi_minor 3 and the
  *       larger struct_size, and this host must load it, ignoring the field;
  *   20  a plugin of a newer major (2.0), which a 1.x host must refuse.
  * Apart from the claim it is a conforming plugin (it passes check-plugin):
@@ -28,12 +32,13 @@
 #include <unistd.h>
 
 #ifndef ABI_CLAIM
-#error "build with -DABI_CLAIM=10, 11, 12 or 20"
+#error "build with -DABI_CLAIM=10, 11, 12, 13 or 20"
 #endif
 
 struct fb_stream {
     FILE* file;
     size_t element_size;
+    uint64_t count; /* elements in the file, for read-at */
     uint64_t bytes;
     fb_metric_fn metric; /* the host's sink, when its open arguments carry one */
     void* sink;
@@ -87,6 +92,23 @@ static fb_status open_stream(const fb_open_args* args, int writing, fb_stream** 
         s->sink = args->metric_sink;
     }
 #endif
+#if ABI_CLAIM >= 12 && ABI_CLAIM < 20
+    /* The shape exists since 1.2. Raw bytes keep no shape (the format need
+     * not), but the extents a host passes must be the file's count. */
+    if (args->struct_size >= FB_OPEN_ARGS_SIZE_1_2 && args->ndim > 0) {
+        uint64_t product = 1;
+        for (uint32_t k = 0; args->shape && k < args->ndim; ++k)
+            product *= args->shape[k];
+        if (!args->shape || args->ndim > FB_MAX_NDIM ||
+            (args->count != FB_COUNT_UNKNOWN && product != args->count)) {
+            st =
+                fail(err, err_size, FB_E_STATE, "open", args->path, "a shape whose product is not the count");
+            free(s);
+            return st;
+        }
+    }
+#endif
+    s->count = args->count;
     s->file = fopen(args->path, writing ? "wb" : "rb");
     if (!s->file) {
         st = fail(err, err_size, FB_E_IO, "cannot open", args->path, strerror(errno));
@@ -147,6 +169,35 @@ static fb_status close_stream(fb_stream* s, char* err, size_t err_size) {
     free(s);
     return st;
 }
+
+#if ABI_CLAIM >= 12 && ABI_CLAIM < 20
+/* formatbench.read-at/1 (ABI 1.2): any range of the file, through the
+ * stream's own FILE (a stream sees read-at or read, never both). */
+static fb_status read_at(fb_stream* s, uint64_t offset, void* data, uint64_t count, char* err,
+                         size_t err_size) {
+    if (offset > s->count || count > s->count - offset)
+        return fail(err, err_size, FB_E_TRUNCATED, "cannot read", s->path,
+                    "the range lies outside the elements of the file");
+    if (count == 0) return FB_OK;
+    if (fseeko(s->file, (off_t)(offset * s->element_size), SEEK_SET) != 0)
+        return fail(err, err_size, FB_E_IO, "cannot seek in", s->path, strerror(errno));
+    if (fread(data, s->element_size, count, s->file) != count) {
+        int io = ferror(s->file);
+        return fail(err, err_size, io ? FB_E_IO : FB_E_TRUNCATED, "cannot read", s->path,
+                    io ? strerror(errno) : "file too short");
+    }
+    return FB_OK;
+}
+
+static const fb_ext_read_at_v1 read_at_ext = {sizeof(fb_ext_read_at_v1), read_at};
+
+static const void* extension_of(const char* id) {
+    return strcmp(id, FB_EXT_READ_AT_V1) == 0 ? &read_at_ext : NULL;
+}
+#define EXTENSIONS extension_of
+#else
+#define EXTENSIONS NULL
+#endif
 
 #if ABI_CLAIM != 10
 /* f32 with buffer_size 3 reads back "lossy" by this plugin's word (it is
@@ -230,35 +281,48 @@ FB_PLUGIN_EXPORT const fb_plugin_descriptor* fb_plugin_entry(uint16_t host_major
     return guarded_descriptor();
 }
 #else
-#if ABI_CLAIM == 12
-/* The hypothetical 1.2 descriptor: this header's struct with one field appended. */
+#if ABI_CLAIM == 13
+/* The hypothetical 1.3 descriptor: this header's struct with one field appended. */
 typedef struct {
-    fb_plugin_descriptor v1_1;
-    const char* homepage; /* new in "1.2" */
+    fb_plugin_descriptor v1_2;
+    const char* homepage; /* new in "1.3" */
 } descriptor_t;
-#define DESCRIPTOR_MINOR 2
-#define PLUGIN_ID "abi_c_1_2"
+#define DESCRIPTOR_MINOR 3
+#define DESCRIPTOR_SIZE sizeof(descriptor_t)
+#define PLUGIN_ID "abi_c_1_3"
 #elif ABI_CLAIM == 20
 typedef struct {
-    fb_plugin_descriptor v1_1;
+    fb_plugin_descriptor v1_2;
 } descriptor_t;
 #define DESCRIPTOR_MINOR 0
+#define DESCRIPTOR_SIZE sizeof(descriptor_t)
 #define PLUGIN_ID "abi_c_2_0"
-#else
+#elif ABI_CLAIM == 12
 typedef struct {
-    fb_plugin_descriptor v1_1;
+    fb_plugin_descriptor v1_2;
 } descriptor_t;
+#define DESCRIPTOR_MINOR 2
+#define DESCRIPTOR_SIZE sizeof(fb_plugin_descriptor)
+#define PLUGIN_ID "abi_c_1_2"
+#else
+/* 1.2 appended nothing to the descriptor: the 1.1 layout is this header's,
+ * its size the frozen 1.1 constant. */
+typedef struct {
+    fb_plugin_descriptor v1_2;
+} descriptor_t;
+_Static_assert(sizeof(fb_plugin_descriptor) == FB_DESCRIPTOR_SIZE_1_1, "the 1.1 descriptor layout");
 #define DESCRIPTOR_MINOR 1
+#define DESCRIPTOR_SIZE FB_DESCRIPTOR_SIZE_1_1
 #define PLUGIN_ID "abi_c_1_1"
 #endif
 
 static const descriptor_t descriptor = {
-    .v1_1 =
+    .v1_2 =
         {
             .magic = FB_PLUGIN_MAGIC,
             .abi_major = ABI_CLAIM / 10,
             .abi_minor = DESCRIPTOR_MINOR,
-            .struct_size = sizeof(descriptor_t),
+            .struct_size = DESCRIPTOR_SIZE,
             .option_decl_size = sizeof(fb_option_decl),
             .id = PLUGIN_ID,
             .version = "1.0.0",
@@ -276,10 +340,10 @@ static const descriptor_t descriptor = {
             .open_read = open_read,
             .read = read_data,
             .close_read = close_stream,
-            .get_extension = NULL,
+            .get_extension = EXTENSIONS,
             .is_lossless_for = is_lossless_for,
         },
-#if ABI_CLAIM == 12
+#if ABI_CLAIM == 13
     .homepage = "https://example.org/abi_c",
 #endif
 };
@@ -287,6 +351,6 @@ static const descriptor_t descriptor = {
 FB_PLUGIN_EXPORT const fb_plugin_descriptor* fb_plugin_entry(uint16_t host_major, uint16_t host_minor) {
     (void)host_major;
     (void)host_minor;
-    return &descriptor.v1_1;
+    return &descriptor.v1_2;
 }
 #endif

@@ -11,31 +11,65 @@ source "$(dirname "$0")/../cli/lib.sh"
 dir=${FB_ABI_PLUGINS:?}
 
 # 1.0 in C, the 1.0 descriptor layout at the end of a readable page: this
-# 1.1 host loads it, reads nothing beyond its 152 bytes (that would fault),
+# 1.2 host loads it, reads nothing beyond its 152 bytes (that would fault),
 # and it passes every check.
 expect_status 0 "$FB" check-plugin "$dir/libabi_c_10.so"
 expect_in "$work/out" "abi_c_1_0 1.0.0: "
 expect_in "$work/out" " passed, 0 failed"
 
-# 1.1, this SDK: passes every check.
+# 1.1: the 1.1 descriptor (160 bytes), open arguments read up to their 1.1
+# end; no 1.2 extension, so no read-at check.
 expect_status 0 "$FB" check-plugin "$dir/libabi_c_11.so"
 expect_in "$work/out" "abi_c_1_1 1.0.0: "
 expect_in "$work/out" " passed, 0 failed"
+expect_not_in() { if grep -qF -- "$2" "$1"; then cat "$1"; fail "'$2' in $1"; fi; }
+expect_not_in "$work/out" "read_at/"
+expect_status 0 "$FB" --plugin-path "$dir" describe abi_c_1_1 --json
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["abi"]=="1.1", d["abi"]' "$work/out" \
+  || fail "describe does not show ABI 1.1 for the 1.1 plugin"
 
-# "1.2": a descriptor with an appended field and abi_minor 2 loads in this
-# 1.1 host, which reads only the 1.1 fields, and passes every check.
+# 1.2, this SDK, in C: read-at works, as check-plugin's read-at checks show
+# for every dtype.
 expect_status 0 "$FB" check-plugin "$dir/libabi_c_12.so"
 expect_in "$work/out" "abi_c_1_2 1.0.0: "
 expect_in "$work/out" " passed, 0 failed"
-expect_status 0 "$FB" --plugin-path "$dir" describe abi_c_1_2 --json
-/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["abi"]=="1.2", d["abi"]' "$work/out" \
-  || fail "describe does not show ABI 1.2 for the 1.2 plugin"
+for t in f64 f32 i64 i32 u8; do expect_in "$work/out" "pass  read_at/$t"; done
+# and in C++ (plugin.hpp): read-at, and read-box on every axis of two shapes.
+expect_status 0 "$FB" check-plugin "$dir/libabi_cpp_12.so"
+expect_in "$work/out" "abi_cpp_1_2 1.0.0: "
+expect_in "$work/out" " passed, 0 failed"
+for t in f64 f32 i64 i32 u8; do
+  expect_in "$work/out" "pass  read_at/$t"
+  expect_in "$work/out" "pass  read_box/$t/3x4x5"
+  expect_in "$work/out" "pass  read_box/$t/37x41"
+done
 
-# Plugins of this SDK with a 1.0 host's open arguments (40 bytes, no metric
-# sink, an unreadable page right after them): C and C++ (plugin.hpp) alike.
-expect_status 0 "${FB_OLD_HOST:?}" "$dir/libabi_c_11.so" "${FB_PLUGIN_DIR:?}"/libfb_*.so
+# "1.3": a descriptor with an appended field and abi_minor 3 loads in this
+# 1.2 host, which reads only the 1.2 fields, and passes every check.
+expect_status 0 "$FB" check-plugin "$dir/libabi_c_13.so"
+expect_in "$work/out" "abi_c_1_3 1.0.0: "
+expect_in "$work/out" " passed, 0 failed"
+expect_status 0 "$FB" --plugin-path "$dir" describe abi_c_1_3 --json
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["abi"]=="1.3", d["abi"]' "$work/out" \
+  || fail "describe does not show ABI 1.3 for the 1.3 plugin"
+
+# Plugins of every minor with a 1.0 host's open arguments (40 bytes, no
+# metric sink, an unreadable page right after them): C and C++ (plugin.hpp)
+# alike, every in-tree plugin and the test plugins that conform.
+tp=${FB_TEST_PLUGINS:?}
+expect_status 0 "${FB_OLD_HOST:?}" "$dir"/libabi_c_1[0-3].so "$dir/libabi_cpp_12.so" "${FB_PLUGIN_DIR:?}"/libfb_*.so \
+  "$tp/libfb_c_plugin.so" "$tp/libfb_read_at.so" "$tp/libfb_wrong_block.so"
 expect_in "$work/out" "abi_c_1_1 (ABI 1.1): ok with 1.0 arguments"
+expect_in "$work/out" "abi_c_1_3 (ABI 1.3): ok with 1.0 arguments"
 expect_in "$work/out" "raw (ABI 1.2): ok with 1.0 arguments"
+# A 1.1 host's arguments (56 bytes, a metric sink, nothing of 1.2): a 1.2
+# plugin sees no shape, so read-box refuses every box, while read() and
+# read-at work (old_host asks for the extensions by id).
+expect_status 0 "$FB_OLD_HOST" --1.1 "$dir"/libabi_c_1[0-3].so "$dir/libabi_cpp_12.so" "$FB_PLUGIN_DIR"/libfb_*.so \
+  "$tp/libfb_read_at.so"
+expect_in "$work/out" "abi_cpp_1_2 (ABI 1.2): ok with 1.1 arguments"
+expect_in "$work/out" "read_at (ABI 1.2): ok with 1.1 arguments"
+expect_in "$work/out" "abi_c_1_2 (ABI 1.2): ok with 1.1 arguments"
 
 # Within a study: the host asks 1.1 plugins whether an option set is lossless
 # per dtype (abi_c_1_1 says f32 with buffer_size 3 is not), and a 1.0 plugin
@@ -85,7 +119,7 @@ expect_in "$work/out" "FAIL  load: plugin ABI 2.0, this formatbench speaks 1.x"
 expect_in "$work/out" "0 passed, 1 failed"
 expect_status 0 "$FB" --plugin-path "$dir" plugins
 expect_in "$work/err" "libabi_c_20.so: plugin ABI 2.0, this formatbench speaks 1.x"
-expect_in "$work/out" "abi_c_1_1"
+expect_in "$work/out" "abi_c_1_2"
 expect_status 1 "$FB" check-plugin "$dir/libabi_c_20.so" --json
 /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert not d["ok"] and d["checks"][0]["name"]=="load" and "ABI 2.0" in d["checks"][0]["reason"], d' "$work/out" \
   || fail "check-plugin --json does not report the refused load"

@@ -160,6 +160,65 @@ expect_in "$work/int.out" "interrupted before the last checks"
 [ -z "$(ls -A "$work/tmp")" ] || { ls -laR "$work/tmp"; fail "Ctrl-C left folders in TMPDIR"; }
 if pgrep -f -- "--timeout 57" >/dev/null; then fail "the interrupted check's process is still running"; fi
 
+# Random access (ABI 1.2): tests/plugins/read_at_plugin.c passes every check
+# of read-at, read-box and (where the file system takes O_DIRECT) direct
+# I/O, for every dtype; its twin wrong_block, whose read-at gets element
+# 1000 wrong, fails them naming that element while read() passes; and each
+# bug FB_READ_AT_FAULT plants fails the check made for it.
+RA="$FB_TEST_PLUGINS/libfb_read_at.so"
+expect_status 0 "$FB" check-plugin "$RA"
+for t in f64 f32 i64 i32 u8; do
+  expect_in "$work/out" "pass  read_at/$t"
+  expect_in "$work/out" "pass  read_box/$t/3x4x5"
+  expect_in "$work/out" "pass  read_box/$t/37x41"
+  expect_in "$work/out" "pass  check_options/$t/defaults"
+  grep -qE "^(pass  direct_io/$t|skip  direct_io/$t: not applicable: the file system of .* refuses O_DIRECT)" "$work/out" \
+    || { cat "$work/out"; fail "direct_io/$t neither passed nor said why it does not apply"; }
+done
+expect_status 1 "$FB" check-plugin "$FB_TEST_PLUGINS/libfb_wrong_block.so"
+expect_in "$work/out" "FAIL  read_at/f64: read_at(0, 10007): element 1000: read() gave "
+expect_in "$work/out" "; rule: read-at gives the elements read gives, at any offset and the same bytes every time"
+expect_in "$work/out" "FAIL  read_box/i32/37x41: read_box([1, 36) [1, 40)) of shape 37x41: element 1000 (at 24x16): read() gave "
+expect_in "$work/out" "pass  read_box/u8/3x4x5" # 60 elements: element 1000 is not in them
+expect_in "$work/out" "pass  round_trip/f64/n10007/wall/rall"
+expect_not_in "$work/out" "FAIL  round_trip"
+fault() { # fault NAME PATTERN: check-plugin on read_at with FB_READ_AT_FAULT=NAME
+  local got=0
+  FB_READ_AT_FAULT=$1 "$FB" check-plugin "$RA" --only "$2" >"$work/out" 2>"$work/err" || got=$?
+  [ "$got" = 1 ] || { cat "$work/out" "$work/err"; fail "FB_READ_AT_FAULT=$1: expected exit 1, got $got"; }
+}
+outside="; rule: a read-at range or read-box box outside the data set (or of another ndim) is FB_E_TRUNCATED and writes nothing"
+fault fill_refused 'read_*/f64*'
+expect_in "$work/out" "FAIL  read_at/f64: read_at(10006, 2) on 10007 elements failed as it should, but wrote into the buffer$outside"
+expect_in "$work/out" "FAIL  read_box/f64/3x4x5: read_box([2, 4) [0, 4) [0, 5)) of shape 3x4x5 failed as it should, but wrote into the buffer$outside"
+fault accept_outside 'read_at/f64'
+expect_in "$work/out" "FAIL  read_at/f64: read_at(10006, 2) on 10007 elements succeeded$outside"
+fault accept_ndim 'read_box/f64/*'
+expect_in "$work/out" "FAIL  read_box/f64/3x4x5: read_box([0, 1) [0, 1) [0, 1) [0, 1)) of shape 3x4x5 succeeded$outside"
+expect_in "$work/out" "FAIL  read_box/f64/37x41: read_box([0, 1) [0, 1) [0, 1)) of shape 37x41 succeeded$outside"
+fault box_start0 'read_box/f64/*'
+expect_in "$work/out" "FAIL  read_box/f64/3x4x5: read_box([1, 2) [0, 4) [0, 5)) of shape 3x4x5: element 20 (at 1x0x0): read() gave "
+expect_in "$work/out" "; rule: read-box gives the box's elements of the row-major array, on every axis"
+fault unstable 'read_at/f64'
+expect_in "$work/out" "FAIL  read_at/f64: read_at(4953, 100) read again gave other bytes: element 4953 was "
+# check-options/1 must take the default options for every declared dtype.
+fault refuse_u8 'check_options/*'
+expect_in "$work/out" "pass  check_options/f64/defaults"
+expect_in "$work/out" "FAIL  check_options/u8/defaults: check_options for u8 refuses no options (the defaults): "
+expect_in "$work/out" "; rule: check-options, when offered, accepts the default options for every declared dtype"
+# O_DIRECT on a file system that refuses it (tmpfs at /dev/shm, when there
+# is one): not applicable, with the reason, never a silent pass.
+if [ -d /dev/shm ] && [ -w /dev/shm ] && ! python3 -c 'import os,sys; f=sys.argv[1]+"/p"; open(f,"w").write("x"*4096); os.close(os.open(f, os.O_RDONLY|os.O_DIRECT))' "$(mktemp -d /dev/shm/fb-odirect-XXXXXX)" 2>/dev/null; then
+  rm -rf /dev/shm/fb-odirect-*
+  shm=$(mktemp -d /dev/shm/fb-check-XXXXXX)
+  expect_status 0 env TMPDIR="$shm" "$FB" check-plugin "$RA" --only 'direct_io/f64'
+  expect_in "$work/out" "skip  direct_io/f64: not applicable: the file system of $shm/"
+  expect_in "$work/out" "refuses O_DIRECT (Invalid argument)"
+  rm -rf "$shm"
+else
+  rm -rf /dev/shm/fb-odirect-*
+fi
+
 # describe PATH works like check-plugin PATH: a file loads that file, an id
 # is looked up on the search path.
 expect_status 0 "$FB" describe "$M"

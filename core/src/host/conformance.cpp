@@ -16,8 +16,10 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -161,9 +163,10 @@ std::vector<round_trip_case> round_trip_cases(const plugin& p, depth level) {
 }
 
 void write_array(const plugin& p, const std::string& path, fb_dtype d, const unsigned char* data,
-                 std::uint64_t count, std::uint64_t chunk, std::uint64_t hint, const option_list& options) {
+                 std::uint64_t count, std::uint64_t chunk, std::uint64_t hint, const option_list& options,
+                 const open_layout& layout = {}) {
     std::size_t size = dtype_size(d);
-    auto w = p.open_write(path, d, hint, options);
+    auto w = p.open_write(path, d, hint, options, layout);
     if (count == 0) w->write(data, 0); // a zero-element write is legal and must be harmless
     std::uint64_t step = chunk == whole ? std::max<std::uint64_t>(count, 1) : chunk;
     for (std::uint64_t off = 0; off < count; off += step)
@@ -172,9 +175,9 @@ void write_array(const plugin& p, const std::string& path, fb_dtype d, const uns
 }
 
 void read_array(const plugin& p, const std::string& path, fb_dtype d, unsigned char* out, std::uint64_t count,
-                std::uint64_t chunk, const option_list& options) {
+                std::uint64_t chunk, const option_list& options, const open_layout& layout = {}) {
     std::size_t size = dtype_size(d);
-    auto r = p.open_read(path, d, count, options);
+    auto r = p.open_read(path, d, count, options, layout);
     if (count == 0) r->read(out, 0);
     std::uint64_t step = chunk == whole ? std::max<std::uint64_t>(count, 1) : chunk;
     for (std::uint64_t off = 0; off < count; off += step)
@@ -298,6 +301,441 @@ outcome round_trip(const plugin& p, const round_trip_case& c) {
         }
     }
     return watched(watch, outcome::pass(note));
+}
+
+// ---- Random access and direct I/O (ABI 1.2) ----------------------------------------
+
+// Elements in the files the read-at checks read: more than 10^4 (element
+// 1000 and ranges of every length lie inside), and an odd number, so the
+// payload is no whole number of blocks.
+constexpr std::uint64_t random_access_count = 10007;
+// What a buffer holds before a call that must not write into it.
+constexpr unsigned char untouched_byte = 0xA5;
+
+// The first element where `got` differs from `want` (count elements each,
+// the first of them element `first` of the file), as "element I: <want's
+// source> gave A, <got's source> gave B"; "" when none does. name_of, when
+// given, names the i-th element instead. Any NaN equals any NaN, as in
+// compare_exact.
+std::string first_difference(fb_dtype d, const unsigned char* want, const unsigned char* got,
+                             std::uint64_t count, std::uint64_t first, const char* want_source,
+                             const char* got_source,
+                             const std::function<std::string(std::uint64_t)>& name_of = {}) {
+    comparison cmp = compare_exact(d, want, got, count);
+    if (cmp.mismatches == 0) return {};
+    const std::size_t size = dtype_size(d);
+    const std::uint64_t i = cmp.first_mismatch;
+    std::string name = name_of ? name_of(i) : fmt::format("element {}", first + i);
+    return fmt::format("{}: {} gave {}, {} gave {} ({} of {} elements differ)", name, want_source,
+                       value_text(d, want + i * size), got_source, value_text(d, got + i * size),
+                       cmp.mismatches, count);
+}
+
+// Whether all n bytes at p are still untouched_byte.
+bool untouched(const unsigned char* p, std::size_t n) {
+    return std::all_of(p, p + n, [](unsigned char b) { return b == untouched_byte; });
+}
+
+// What a call on a range or box outside the data set must do: fail with
+// FB_E_TRUNCATED, with a message naming the path, and leave the buffer (and
+// what follows it) as it was. what: "read_at(10006, 2)".
+outcome check_refused(const std::function<void()>& call, guarded_buffer& buf, const std::string& path,
+                      const std::string& what) {
+    try {
+        call();
+    } catch (const plugin_error& e) {
+        if (e.status() != FB_E_TRUNCATED)
+            return outcome::fail(fmt::format("{} gave {}, not FB_E_TRUNCATED: {}", what,
+                                             status_name(static_cast<fb_status>(e.status())), e.what()),
+                                 rule::outside_refused);
+        if (std::string(e.what()).find(path) == std::string::npos)
+            return outcome::fail(what + ": '" + path + "' is not in " + e.what(), rule::names_path);
+        if (!untouched(buf.data(), buf.size()) || buf.overrun() > 0)
+            return outcome::fail(what + " failed as it should, but wrote into the buffer",
+                                 rule::outside_refused);
+        return outcome::pass();
+    }
+    return outcome::fail(what + " succeeded", rule::outside_refused);
+}
+
+// A guarded buffer of n elements of d, every byte untouched_byte.
+std::unique_ptr<guarded_buffer> fresh_buffer(fb_dtype d, std::uint64_t n) {
+    auto b = std::make_unique<guarded_buffer>(static_cast<std::size_t>(n) * dtype_size(d));
+    std::memset(b->data(), untouched_byte, b->size());
+    return b;
+}
+
+// Writes data (count elements, in one call) with the layout and reads it
+// back with read() on a stream of its own, into ref: the values read-at and
+// read-box must give (a stream sees read or read-at, never both, and a lossy
+// plugin's values are what its read() gives). "" on success.
+std::string write_and_read_reference(const plugin& p, const std::string& path, fb_dtype d,
+                                     const aligned_buffer& data, std::uint64_t count,
+                                     const open_layout& layout, aligned_buffer& ref) {
+    try {
+        write_array(p, path, d, data.data(), count, whole, count, {}, layout);
+    } catch (const plugin_error& e) {
+        return std::string("write failed: ") + e.what();
+    }
+    try {
+        read_array(p, path, d, ref.data(), count, whole, {}, layout);
+    } catch (const plugin_error& e) {
+        return std::string("read() failed: ") + e.what();
+    }
+    return {};
+}
+
+std::string range_text(std::uint64_t offset, std::uint64_t count) {
+    return fmt::format("read_at({}, {})", offset, count);
+}
+
+// read-at on a file of random_access_count elements: the first and the last
+// element, the whole array, every element in ranges of 4097 taken back to
+// front, ranges of pseudo-random offsets and lengths, all equal to what
+// read() gives; one range read three times, between others, gives the same
+// bytes each time; ranges that cross the end, start at or past it, or whose
+// end overflows 64 bits are FB_E_TRUNCATED and write nothing.
+outcome read_at_check(const plugin& p, fb_dtype d) {
+    scratch_dir dir;
+    std::string path = dir.file("data", p.extension());
+    const std::uint64_t n = random_access_count;
+    const std::size_t size = dtype_size(d);
+    aligned_buffer data = make_data(d, n, static_cast<std::uint64_t>(d) * 7919 + 31);
+    aligned_buffer ref(static_cast<std::size_t>(n) * size);
+    folder_watch watch(dir.path(), path);
+    if (auto e = write_and_read_reference(p, path, d, data, n, {}, ref); !e.empty())
+        return watched(watch, outcome::fail(e, rule::round_trip));
+
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges = {{0, 1}, {n - 1, 1}, {0, n}, {n - 7, 7}};
+    for (std::uint64_t end = n; end > 0;) {
+        std::uint64_t start = end > 4097 ? end - 4097 : 0;
+        ranges.emplace_back(start, end - start);
+        end = start;
+    }
+    std::uint64_t state = 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(d);
+    auto next = [&state] { // splitmix64: the same ranges on every run
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    };
+    for (int i = 0; i < 24; ++i) {
+        std::uint64_t offset = next() % n;
+        std::uint64_t count = 1 + next() % std::min<std::uint64_t>(3000, n - offset);
+        ranges.emplace_back(offset, count);
+    }
+    const std::pair<std::uint64_t, std::uint64_t> repeated = {n / 2 - 50, 100};
+
+    try {
+        auto r = p.open_read(path, d, n, {});
+        std::vector<unsigned char> first_copy;
+        auto read_repeated = [&]() -> outcome {
+            auto buf = fresh_buffer(d, repeated.second);
+            r->read_at(repeated.first, buf->data(), repeated.second);
+            std::vector<unsigned char> got(buf->data(), buf->data() + buf->size());
+            if (first_copy.empty()) {
+                first_copy = std::move(got);
+            } else if (got != first_copy) {
+                std::size_t at = static_cast<std::size_t>(
+                    std::mismatch(got.begin(), got.end(), first_copy.begin()).first - got.begin());
+                return outcome::fail(fmt::format("{} read again gave other bytes: element {} was {}, now {}",
+                                                 range_text(repeated.first, repeated.second),
+                                                 repeated.first + at / size,
+                                                 value_text(d, first_copy.data() + at / size * size),
+                                                 value_text(d, got.data() + at / size * size)),
+                                     rule::read_at_same);
+            }
+            return outcome::pass();
+        };
+        if (outcome o = read_repeated(); o.what == outcome::failed) return watched(watch, o);
+        for (std::size_t i = 0; i < ranges.size(); ++i) {
+            auto [offset, count] = ranges[i];
+            auto buf = fresh_buffer(d, count);
+            r->read_at(offset, buf->data(), count);
+            if (std::size_t over = buf->overrun(); over > 0)
+                return watched(watch, outcome::fail(fmt::format("{} wrote up to {} byte(s) past the values "
+                                                                "asked for",
+                                                                range_text(offset, count), over),
+                                                    rule::no_overrun));
+            std::string diff = first_difference(d, ref.data() + offset * size, buf->data(), count, offset,
+                                                "read()", "read_at");
+            if (!diff.empty())
+                return watched(watch,
+                               outcome::fail(range_text(offset, count) + ": " + diff, rule::read_at_same));
+            if (i % 8 == 7) // the repeated range, between the others
+                if (outcome o = read_repeated(); o.what == outcome::failed) return watched(watch, o);
+        }
+        if (outcome o = read_repeated(); o.what == outcome::failed) return watched(watch, o);
+        const std::pair<std::uint64_t, std::uint64_t> outside[] = {
+            {n - 1, 2}, {n - 3, 10}, {n, 1}, {n + 1000, 1}, {UINT64_MAX - 1, 2}};
+        for (auto [offset, count] : outside) {
+            auto buf = fresh_buffer(d, count);
+            outcome o = check_refused([&] { r->read_at(offset, buf->data(), count); }, *buf, path,
+                                      range_text(offset, count) + " on " + std::to_string(n) + " elements");
+            if (o.what == outcome::failed) return watched(watch, o);
+        }
+        r->close();
+    } catch (const plugin_error& e) {
+        return watched(watch, outcome::fail(std::string("read_at failed: ") + e.what(), rule::read_at_same));
+    }
+    return watched(watch, outcome::pass());
+}
+
+std::string shape_text(const std::vector<std::uint64_t>& extents) {
+    std::string t;
+    for (std::uint64_t x : extents)
+        t += (t.empty() ? "" : "x") + std::to_string(x);
+    return t;
+}
+
+std::string box_text(const std::vector<std::uint64_t>& start, const std::vector<std::uint64_t>& count) {
+    std::string t;
+    for (std::size_t k = 0; k < start.size(); ++k)
+        t += fmt::format("{}[{}, {})", k ? " " : "", start[k], start[k] + count[k]);
+    return "read_box(" + t + ")";
+}
+
+// The box's elements of the row-major array `flat` of `shape`, in the box's
+// own row-major order: element (i_0, ..., i_{n-1}) of the box is
+// flat[sum_k (start_k + i_k) * stride_k], stride_k the product of the
+// extents after axis k. Written out here, independent of the SDK's
+// for_each_run, so that a bug there cannot hide one in a plugin.
+std::vector<unsigned char> expected_box(const unsigned char* flat, std::size_t size,
+                                        const std::vector<std::uint64_t>& shape,
+                                        const std::vector<std::uint64_t>& start,
+                                        const std::vector<std::uint64_t>& count) {
+    const std::size_t nd = shape.size();
+    std::uint64_t total = 1;
+    for (std::uint64_t c : count)
+        total *= c;
+    std::vector<unsigned char> out(static_cast<std::size_t>(total) * size);
+    std::vector<std::uint64_t> stride(nd, 1);
+    for (std::size_t k = nd - 1; k > 0; --k)
+        stride[k - 1] = stride[k] * shape[k];
+    std::vector<std::uint64_t> i(nd, 0);
+    for (std::uint64_t e = 0; e < total; ++e) {
+        std::uint64_t index = 0;
+        for (std::size_t k = 0; k < nd; ++k)
+            index += (start[k] + i[k]) * stride[k];
+        std::memcpy(out.data() + e * size, flat + index * size, size);
+        for (std::size_t k = nd; k-- > 0;) { // the last axis fastest
+            if (++i[k] < count[k]) break;
+            i[k] = 0;
+        }
+    }
+    return out;
+}
+
+// read-box on a file written with `shape`: for every axis, the planes
+// orthogonal to it at its first, middle and last index; an interior
+// sub-box (one element in from every side where the extent allows); the
+// whole array and its last element: each equal to the elements of the flat
+// array read() gives. A box that crosses the end of an axis, starts past
+// it, or has one axis more or fewer than the shape is FB_E_TRUNCATED and
+// writes nothing. Whether the file keeps the shape is the format's affair:
+// the reader is given it again, as the host gives it.
+outcome read_box_check(const plugin& p, fb_dtype d, const std::vector<std::uint64_t>& shape) {
+    scratch_dir dir;
+    std::string path = dir.file("data", p.extension());
+    const std::size_t nd = shape.size();
+    const std::size_t size = dtype_size(d);
+    std::uint64_t n = 1;
+    for (std::uint64_t x : shape)
+        n *= x;
+    aligned_buffer data = make_data(d, n, static_cast<std::uint64_t>(d) * 104729 + n);
+    aligned_buffer ref(static_cast<std::size_t>(n) * size);
+    const open_layout layout{shape, false};
+    folder_watch watch(dir.path(), path);
+    if (auto e = write_and_read_reference(p, path, d, data, n, layout, ref); !e.empty())
+        return watched(watch, outcome::fail(e + " (shape " + shape_text(shape) + ")", rule::round_trip));
+
+    using box = std::pair<std::vector<std::uint64_t>, std::vector<std::uint64_t>>; // start, count
+    std::vector<box> boxes;
+    const std::vector<std::uint64_t> origin(nd, 0);
+    for (std::size_t k = 0; k < nd; ++k)
+        for (std::uint64_t at : {std::uint64_t{0}, shape[k] / 2, shape[k] - 1}) {
+            box b{origin, shape};
+            b.first[k] = at;
+            b.second[k] = 1;
+            if (std::find(boxes.begin(), boxes.end(), b) == boxes.end()) boxes.push_back(b);
+        }
+    box interior{origin, shape};
+    for (std::size_t k = 0; k < nd; ++k)
+        if (shape[k] > 2) {
+            interior.first[k] = 1;
+            interior.second[k] = shape[k] - 2;
+        }
+    boxes.push_back(interior);
+    boxes.push_back({origin, shape});
+    box last{shape, std::vector<std::uint64_t>(nd, 1)};
+    for (auto& x : last.first)
+        --x;
+    boxes.push_back(last);
+
+    try {
+        auto r = p.open_read(path, d, n, {}, layout);
+        for (const auto& [start, count] : boxes) {
+            std::vector<unsigned char> want = expected_box(ref.data(), size, shape, start, count);
+            auto buf = fresh_buffer(d, want.size() / size);
+            r->read_box(start, count, buf->data());
+            if (std::size_t over = buf->overrun(); over > 0)
+                return watched(watch, outcome::fail(fmt::format("{} wrote up to {} byte(s) past the box",
+                                                                box_text(start, count), over),
+                                                    rule::no_overrun));
+            // The i-th element of the box, by its index in the file and its position.
+            auto name_of = [&, &start = start, &count = count](std::uint64_t i) {
+                std::vector<std::uint64_t> at(nd);
+                for (std::size_t k = nd; k-- > 0;) {
+                    at[k] = start[k] + i % count[k];
+                    i /= count[k];
+                }
+                std::uint64_t index = 0;
+                for (std::size_t k = 0; k < nd; ++k)
+                    index = index * shape[k] + at[k];
+                return fmt::format("element {} (at {})", index, shape_text(at));
+            };
+            std::string diff = first_difference(d, want.data(), buf->data(), want.size() / size, 0, "read()",
+                                                "read_box", name_of);
+            if (!diff.empty())
+                return watched(watch, outcome::fail(box_text(start, count) + " of shape " +
+                                                        shape_text(shape) + ": " + diff,
+                                                    rule::read_box_same));
+        }
+        std::vector<box> outside;
+        for (std::size_t k = 0; k < nd; ++k) {
+            box cross{origin, shape};
+            cross.first[k] = shape[k] - 1;
+            cross.second[k] = 2;
+            outside.push_back(cross);
+            box past{origin, std::vector<std::uint64_t>(nd, 1)};
+            past.first[k] = shape[k];
+            outside.push_back(past);
+        }
+        box more{origin, std::vector<std::uint64_t>(nd, 1)}; // one axis more than the shape
+        more.first.push_back(0);
+        more.second.push_back(1);
+        outside.push_back(more);
+        if (nd > 1) outside.push_back({{origin.begin(), origin.end() - 1}, {shape.begin(), shape.end() - 1}});
+        for (const auto& [start, count] : outside) {
+            auto buf = fresh_buffer(d, n);
+            outcome o = check_refused([&] { r->read_box(start, count, buf->data()); }, *buf, path,
+                                      box_text(start, count) + " of shape " + shape_text(shape));
+            if (o.what == outcome::failed) return watched(watch, o);
+        }
+        r->close();
+    } catch (const plugin_error& e) {
+        return watched(watch, outcome::fail(std::string("read_box failed: ") + e.what() + " (shape " +
+                                                shape_text(shape) + ")",
+                                            rule::read_box_same));
+    }
+    return watched(watch, outcome::pass());
+}
+
+// Bytes every direct range is a multiple of: a logical block size of 512 or
+// 4096 divides it, and the host's buffers are aligned to it.
+constexpr std::uint64_t direct_block = 4096;
+
+// Why the file system of `dir` refuses O_DIRECT, or "" when it takes it
+// (probed with a file of its own, one block long).
+std::string o_direct_refusal(const std::string& dir) {
+    std::string probe = dir + "/o_direct_probe";
+    {
+        std::ofstream f(probe, std::ios::binary);
+        f << std::string(direct_block, 'x');
+    }
+    int fd = ::open(probe.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+    int e = errno;
+    if (fd >= 0) ::close(fd);
+    std::error_code ec;
+    fs::remove(probe, ec);
+    if (fd >= 0) return {};
+    return fmt::format("the file system of {} refuses O_DIRECT ({})", dir, std::strerror(e));
+}
+
+// FB_CAP_DIRECT_IO: a file of 32 blocks' worth of payload read with
+// FB_OPEN_DIRECT by read() (in one call, and in calls of 3 blocks) and, when
+// offered, by read-at in block-aligned ranges gives what read() without it
+// gives. On a file system that refuses O_DIRECT (tmpfs) the check does not
+// apply, and says so.
+outcome direct_io_check(const plugin& p, fb_dtype d) {
+    if (p.has(FB_CAP_NO_FILE)) return outcome::skip("plugin writes no file (FB_CAP_NO_FILE)");
+    scratch_dir dir;
+    {
+        scratch_dir probe_dir; // beside dir, on the same file system
+        if (auto why = o_direct_refusal(probe_dir.path()); !why.empty())
+            return outcome::skip("not applicable: " + why + " (TMPDIR on another file system tests it)");
+    }
+    std::string path = dir.file("data", p.extension());
+    const std::size_t size = dtype_size(d);
+    const std::uint64_t per_block = direct_block / size;
+    const std::uint64_t n = 32 * per_block;
+    aligned_buffer data = make_data(d, n, static_cast<std::uint64_t>(d) * 15485863 + 5);
+    aligned_buffer ref(static_cast<std::size_t>(n) * size);
+    folder_watch watch(dir.path(), path);
+    if (auto e = write_and_read_reference(p, path, d, data, n, {}, ref); !e.empty())
+        return watched(watch, outcome::fail(e, rule::round_trip));
+    const open_layout direct{{}, true};
+    for (std::uint64_t chunk : {n, 3 * per_block}) {
+        aligned_buffer back(static_cast<std::size_t>(n) * size);
+        try {
+            read_array(p, path, d, back.data(), n, chunk, {}, direct);
+        } catch (const plugin_error& e) {
+            return watched(watch, outcome::fail(std::string("read() with FB_OPEN_DIRECT failed: ") + e.what(),
+                                                rule::direct_same));
+        }
+        std::string diff =
+            first_difference(d, ref.data(), back.data(), n, 0, "read()", "read() with O_DIRECT");
+        if (!diff.empty())
+            return watched(watch, outcome::fail(fmt::format("reading in calls of {} elements with "
+                                                            "FB_OPEN_DIRECT: {}",
+                                                            chunk, diff),
+                                                rule::direct_same));
+    }
+    if (p.has_read_at()) {
+        const std::pair<std::uint64_t, std::uint64_t> ranges[] = {
+            {0, per_block}, {n - per_block, per_block}, {3 * per_block, 5 * per_block}, {0, n}};
+        try {
+            auto r = p.open_read(path, d, n, {}, direct);
+            for (auto [offset, count] : ranges) {
+                aligned_buffer back(static_cast<std::size_t>(count) * size);
+                r->read_at(offset, back.data(), count);
+                std::string diff = first_difference(d, ref.data() + offset * size, back.data(), count, offset,
+                                                    "read()", "read_at with O_DIRECT");
+                if (!diff.empty())
+                    return watched(watch,
+                                   outcome::fail(range_text(offset, count) + " with FB_OPEN_DIRECT: " + diff,
+                                                 rule::direct_same));
+            }
+            r->close();
+        } catch (const plugin_error& e) {
+            return watched(watch,
+                           outcome::fail(std::string("read_at with FB_OPEN_DIRECT failed: ") + e.what(),
+                                         rule::direct_same));
+        }
+    }
+    return watched(watch, outcome::pass(p.has_read_at() ? "" : "read() only: no read-at extension"));
+}
+
+// formatbench.check-options/1 with the defaults: no option given, and every
+// option given its declared default, for dtype d. Plan and run ask it with
+// the study's options; a plugin that refuses its own defaults refuses every
+// study that leaves its options alone.
+outcome check_options_check(const plugin& p, fb_dtype d) {
+    option_list defaults;
+    for (const auto& o : p.options())
+        defaults.emplace_back(o.name, o.default_value);
+    const std::pair<const char*, option_list> sets[] = {{"no options (the defaults)", {}},
+                                                        {"every option at its default", defaults}};
+    for (const auto& [what, given] : sets) {
+        try {
+            p.check_option_set(given, d);
+        } catch (const std::exception& e) {
+            return outcome::fail(
+                fmt::format("check_options for {} refuses {}: {}", dtype_name(d), what, e.what()),
+                rule::defaults_pass);
+        }
+    }
+    return outcome::pass();
 }
 
 // ---- Descriptor ----------------------------------------------------------------
@@ -676,6 +1114,25 @@ std::vector<check> plan_checks(const plugin& p, const settings& s) {
     for (const auto& c : round_trip_cases(p, s.level))
         out.push_back({c.name(), [pp, c] { return round_trip(*pp, c); }});
     out.push_back({"overwrite/existing_file", [pp] { return overwrite_existing(*pp); }});
+
+    // The ABI 1.2 extensions and flag, and check-options/1, where offered:
+    // for every declared dtype.
+    const bool check_options = p.has_extension(FB_EXT_CHECK_OPTIONS_V1);
+    const std::vector<std::vector<std::uint64_t>> box_shapes = {{3, 4, 5}, {37, 41}};
+    for (fb_dtype d : all_dtypes) {
+        if (!p.supports(d)) continue;
+        const std::string t = dtype_name(d);
+        if (check_options)
+            out.push_back(
+                {"check_options/" + t + "/defaults", [pp, d] { return check_options_check(*pp, d); }});
+        if (p.has_read_at()) out.push_back({"read_at/" + t, [pp, d] { return read_at_check(*pp, d); }});
+        if (p.has_read_box())
+            for (const auto& shape : box_shapes)
+                out.push_back({"read_box/" + t + "/" + shape_text(shape),
+                               [pp, d, shape] { return read_box_check(*pp, d, shape); }});
+        if (p.has(FB_CAP_DIRECT_IO))
+            out.push_back({"direct_io/" + t, [pp, d] { return direct_io_check(*pp, d); }});
+    }
 
     out.push_back({"read_error/missing_file", [pp] { return missing_file(*pp); }});
     // Half of each file: cutting only the last byte may legitimately leave a

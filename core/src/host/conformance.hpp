@@ -16,6 +16,14 @@
 //    Lossless option sets read back bit-exact (any NaN equals any NaN, see
 //    compare_exact); lossy ones only need the count. The zero-copy view,
 //    when offered, shows the same values.
+//  - check_options/DTYPE/defaults: formatbench.check-options/1, when offered,
+//    accepts no options and every option at its default.
+//  - read_at/DTYPE, read_box/DTYPE/SHAPE, direct_io/DTYPE (ABI 1.2), where
+//    offered: read-at ranges and read-box boxes (3x4x5 and 37x41, on every
+//    axis) equal what read() gives; ranges and boxes outside the data set
+//    or of another ndim are FB_E_TRUNCATED and write nothing; with
+//    FB_CAP_DIRECT_IO, FB_OPEN_DIRECT reads the same values (not
+//    applicable, with the reason, where the file system refuses O_DIRECT).
 //  - overwrite/existing_file: writing over a larger file of the plugin's own
 //    replaces it: the new values read back, the old count no longer does.
 //  - read_error/...: missing, truncated, empty and random-bytes files give

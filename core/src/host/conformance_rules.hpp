@@ -39,6 +39,18 @@ inline constexpr const char* bit_exact =
 inline constexpr const char* view_same = "the zero-copy view, when offered, shows the values written";
 inline constexpr const char* overwrite = "writing over an existing file replaces it";
 
+// Random access and direct I/O (ABI 1.2), checked when a plugin offers them.
+inline constexpr const char* read_at_same =
+    "read-at gives the elements read gives, at any offset and the same bytes every time";
+inline constexpr const char* read_box_same =
+    "read-box gives the box's elements of the row-major array, on every axis";
+inline constexpr const char* outside_refused = "a read-at range or read-box box outside the data set (or of "
+                                               "another ndim) is FB_E_TRUNCATED and writes nothing";
+inline constexpr const char* direct_same =
+    "a plugin that declares FB_CAP_DIRECT_IO reads the same values with FB_OPEN_DIRECT";
+inline constexpr const char* defaults_pass =
+    "check-options, when offered, accepts the default options for every declared dtype";
+
 // Bad input and failing writes.
 inline constexpr const char* bad_input_fails = "reading a missing, empty, truncated or random file fails";
 inline constexpr const char* read_status =
@@ -56,9 +68,10 @@ inline constexpr const char* removes_only_own =
     "a plugin removes only what it created (a device at its path survives)";
 
 inline constexpr std::array all = {
-    no_crash,       time_limit, no_print,          no_leftovers,        only_its_path,      some_dtype,
-    allowed_values, help_text,  lossless_defaults, declarations_refuse, bad_option_refused, round_trip,
-    output_at_path, bit_exact,  view_same,         overwrite,           bad_input_fails,    read_status,
-    names_path,     no_overrun, write_fails,       write_status,        removes_only_own};
+    no_crash,        time_limit,  no_print,          no_leftovers,        only_its_path,      some_dtype,
+    allowed_values,  help_text,   lossless_defaults, declarations_refuse, bad_option_refused, round_trip,
+    output_at_path,  bit_exact,   view_same,         overwrite,           read_at_same,       read_box_same,
+    outside_refused, direct_same, defaults_pass,     bad_input_fails,     read_status,        names_path,
+    no_overrun,      write_fails, write_status,      removes_only_own};
 
 } // namespace formatbench::conformance::rule

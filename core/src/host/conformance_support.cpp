@@ -64,7 +64,9 @@ void put_specials(unsigned char* out, std::uint64_t count, const std::vector<T>&
     std::memcpy(out, specials.data(), n * sizeof(T));
 }
 
-std::string bits_and_value(fb_dtype d, const unsigned char* p) {
+} // namespace
+
+std::string value_text(fb_dtype d, const unsigned char* p) {
     char buf[96];
     switch (d) {
     case FB_DTYPE_F64: {
@@ -99,6 +101,8 @@ std::string bits_and_value(fb_dtype d, const unsigned char* p) {
     }
     return buf;
 }
+
+namespace {
 
 bool is_nan(fb_dtype d, const unsigned char* p) {
     if (d == FB_DTYPE_F64) {
@@ -276,7 +280,7 @@ comparison compare_exact(fb_dtype d, const unsigned char* expected, const unsign
         }
         if (c.mismatches++ == 0) {
             c.first_mismatch = i;
-            c.first_detail = "wrote " + bits_and_value(d, e) + ", read " + bits_and_value(d, a);
+            c.first_detail = "wrote " + value_text(d, e) + ", read " + value_text(d, a);
         }
     }
     return c;

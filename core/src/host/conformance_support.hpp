@@ -96,6 +96,10 @@ struct comparison {
     std::uint64_t nan_payload_changes = 0;
 };
 
+// One value as a message shows it: its bits in hex and its value for
+// floats ("0x3ff8000000000000 (1.5)"), the number for integers.
+std::string value_text(fb_dtype d, const unsigned char* p);
+
 // Bitwise comparison, except that any NaN equals any NaN: a text format's
 // shortest round trip cannot carry a NaN's payload or sign, and the C ABI
 // gives no way to tell a text plugin from a binary one. Payload changes are
