@@ -1,11 +1,19 @@
 // mmap plugin specifics: it needs the count, refuses what it cannot map
 // (without removing it), reads raw files, and keeps writes within the count;
-// its copy routine is exact at every relative alignment.
-#include "copy_bytes.hpp"
+// its copy routine is exact at every relative alignment. Random access
+// (read-at, read-box) of files written here, compared with values computed
+// from the index (random_access_checks.hpp, shared with raw and npy), and
+// no read-ahead of the whole file at open (populate, willneed).
 #include "base/error.hpp"
+#include "copy_bytes.hpp"
 #include "host/registry.hpp"
+#include "random_access_checks.hpp"
 
 #include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -209,6 +217,125 @@ TEST(mmap, chunked_writes_and_reads_from_unaligned_buffers_are_exact) {
         r->read(dst + at, std::min(chunk, n - at));
     r->close();
     EXPECT_EQ(std::memcmp(dst, src, n * sizeof(std::uint64_t)), 0);
+}
+
+// ---- Random access (ABI 1.2) -------------------------------------------------
+
+namespace ra = random_access_checks;
+
+// A raw file of values i = 0..n-1 as f64, written here.
+void put_values(const std::string& path, std::uint64_t n) {
+    const std::vector<double> v = ra::values(n);
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(std::fwrite(v.data(), 8, v.size(), f), v.size());
+    ASSERT_EQ(std::fclose(f), 0);
+}
+
+TEST(mmap, read_at_and_read_box_copy_the_right_elements_with_every_advice) {
+    scratch s;
+    const std::string flat = (s.dir / "flat.raw").string(), cube = (s.dir / "cube.raw").string();
+    put_values(flat, 5000);
+    put_values(cube, 60);
+    for (const char* advice : {"normal", "random", "willneed", "hugepage"})
+        for (const char* populate : {"false", "true"}) {
+            SCOPED_TRACE(std::string("advice=") + advice + " populate=" + populate);
+            const formatbench::option_list o{{"advice", advice}, {"populate", populate}};
+            ra::check_read_at(mmap_plugin(), flat, 5000, o);
+            ra::check_boxes_3d(mmap_plugin(), cube, o);
+        }
+}
+
+TEST(mmap, direct_io_is_not_offered) {
+    scratch s;
+    const std::string flat = (s.dir / "flat.raw").string();
+    put_values(flat, 10);
+    EXPECT_FALSE(mmap_plugin().has(FB_CAP_DIRECT_IO));
+    EXPECT_EQ(status_of([&] {
+                  mmap_plugin().open_read(flat, FB_DTYPE_F64, 10, {}, {{}, true});
+              }),
+              FB_E_UNSUPPORTED);
+}
+
+TEST(mmap, a_part_reads_at_offsets_from_its_first_element_and_refuses_boxes) {
+    scratch s;
+    const std::string path = (s.dir / "flat.raw").string();
+    put_values(path, 5000);
+    // A part that starts mid-page (byte 8008).
+    auto r = mmap_plugin().open_read_part(path, FB_DTYPE_F64, 1001, 2500, 5000, {}, {{50, 100}, false});
+    ra::aligned_buffer b(2500 * 8);
+    r->read_at(0, b.data(), 3);
+    EXPECT_TRUE(ra::holds_values(b.doubles(), 1001, 3));
+    r->read_at(2499, b.data(), 1);
+    EXPECT_TRUE(ra::holds_values(b.doubles(), 3500, 1));
+    EXPECT_EQ(status_of([&] { r->read_at(2499, b.data(), 2); }), FB_E_TRUNCATED) << "past the part";
+    EXPECT_EQ(status_of([&] { r->read_box({0, 0}, {1, 1}, b.data()); }), FB_E_UNSUPPORTED);
+    r->close();
+}
+
+// The share of the file's pages in the page cache (mincore of a mapping of
+// our own).
+double resident_share(const std::string& path, std::size_t bytes) {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    void* m = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, 0);
+    ::close(fd);
+    if (m == MAP_FAILED) return -1;
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    std::vector<unsigned char> in((bytes + page - 1) / page);
+    const int rc = ::mincore(m, bytes, in.data());
+    ::munmap(m, bytes);
+    if (rc != 0) return -1;
+    std::size_t resident = 0;
+    for (unsigned char c : in)
+        resident += c & 1;
+    return static_cast<double>(resident) / static_cast<double>(in.size());
+}
+
+// Drops the file's clean pages from the page cache (it is written and
+// synced first, so every page is clean).
+bool evict(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0) return false;
+    const bool ok = ::fdatasync(fd) == 0 && ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
+    ::close(fd);
+    return ok;
+}
+
+TEST(mmap, populate_and_willneed_wait_for_the_first_read_so_read_at_reads_what_it_asks) {
+    scratch s;
+    const std::string path = (s.dir / "big.raw").string();
+    // 32 MiB: a fault's read-around (with large folios, megabytes on ext4
+    // here: 4 MiB of an 8 MiB file) stays far below the whole file.
+    const std::uint64_t n = std::uint64_t{4} << 20;
+    put_values(path, n);
+    for (const auto& o : {formatbench::option_list{{"advice", "random"}, {"populate", "true"}},
+                          formatbench::option_list{{"advice", "willneed"}},
+                          formatbench::option_list{{"advice", "normal"}, {"populate", "true"}}}) {
+        SCOPED_TRACE(o[0].second);
+        if (!evict(path) || resident_share(path, n * 8) > 0.1)
+            GTEST_SKIP() << "cannot drop the file's pages from the page cache here";
+        {
+            auto r = mmap_plugin().open_read(path, FB_DTYPE_F64, n, o);
+            double x = -1;
+            r->read_at(n / 2, &x, 1);
+            EXPECT_EQ(x, ra::value(n / 2));
+            // One element with its read-around: far from the whole file.
+            const double share = resident_share(path, n * 8);
+            EXPECT_LT(share, 0.5) << "open or read_at read the file ahead";
+            std::printf("%s: %.3f of the file in the page cache after one read_at\n", o[0].second.c_str(),
+                        share);
+            r->close();
+        }
+        // The control: the first read() does fault everything in.
+        if (o[0].second == "normal") { // (random would fault the pages in one by one: slow)
+            auto r = mmap_plugin().open_read(path, FB_DTYPE_F64, n, o);
+            double x = -1;
+            r->read(&x, 1);
+            EXPECT_EQ(x, 0.0);
+            EXPECT_GT(resident_share(path, n * 8), 0.9) << "populate at the first read()";
+            r->close();
+        }
+    }
 }
 
 } // namespace

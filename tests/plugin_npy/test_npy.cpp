@@ -5,9 +5,12 @@
 // files made by hand that it must accept (other key orders, quotes,
 // whitespace, N-d shapes, Fortran order where it changes nothing, versions
 // 2.0 and 3.0, big-endian data) or refuse with the right status and a
-// message naming the path, truncation at every byte, and the zero-copy view.
-// numpy itself is in test_npy_numpy.cpp.
+// message naming the path, truncation at every byte, and the zero-copy view;
+// the shape in the header, random access (read-at, read-box) and direct
+// reads of files made by hand here (random_access_checks.hpp, shared with
+// raw and mmap). numpy itself is in test_npy_numpy.cpp.
 #include "plugin_test.hpp"
+#include "random_access_checks.hpp"
 
 #include <cerrno>
 
@@ -457,6 +460,182 @@ TEST(NpyWriter, NothingLeftWhenOpenFails) {
               }),
               FB_E_INVALID_OPTION);
     EXPECT_FALSE(fs::exists(dir / "a.npy"));
+}
+
+// ---- The shape, random access and direct reads (ABI 1.2) ---------------------
+
+namespace ra = random_access_checks;
+
+// Values i = 0..n-1 as f64 bytes, in this machine's order.
+std::string value_bytes(std::uint64_t n) {
+    const std::vector<double> v = ra::values(n);
+    return std::string(reinterpret_cast<const char*>(v.data()), v.size() * 8);
+}
+
+// A hand-made file of values 0..n-1 with the header text given (its dict),
+// padded as numpy pads (the data at a multiple of 64) or not at all (the
+// data at an odd offset).
+std::string values_file(const std::string& dict, std::uint64_t n, bool big, bool padded) {
+    std::string text = dict;
+    if (padded) text.append(63 - (10 + text.size()) % 64, ' ');
+    return npy_file(text + "\n", big ? swap8(value_bytes(n)) : value_bytes(n));
+}
+
+TEST(NpyWriter, ShapedHeaderByHand) {
+    temp_dir dir;
+    const std::string path = dir / "cube.npy";
+    const std::string data = value_bytes(60);
+    auto w = plugin(id).open_write(path, FB_DTYPE_F64, 60, {}, {{3, 4, 5}, false});
+    w->write(data.data(), 60);
+    w->close();
+    const std::string f = to_string(file_bytes(path));
+    ASSERT_EQ(f.size(), 128u + 480);
+    EXPECT_EQ(f.substr(0, 10), std::string("\x93NUMPY\x01\x00\x76\x00", 10)) << "version 1.0, length 118";
+    EXPECT_EQ(f.substr(10, 62), "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4, 5), }");
+    EXPECT_EQ(f.substr(72, 55), std::string(55, ' '))
+        << "numpy's 20 growth spaces (21 - one digit), 35 of padding";
+    EXPECT_EQ(f[127], '\n');
+    EXPECT_EQ(f.substr(128), data);
+    // No shape is the flat header, and so is a 1-D shape.
+    auto z = plugin(id).open_write(dir / "scalar.npy", FB_DTYPE_F64, 1, {}, {{}, false});
+    z->write(data.data(), 1);
+    z->close();
+    EXPECT_EQ(to_string(file_bytes(dir / "scalar.npy")).substr(10, 57),
+              "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }");
+    auto one = plugin(id).open_write(dir / "flat.npy", FB_DTYPE_F64, 60, {}, {{60}, false});
+    one->write(data.data(), 60);
+    one->close();
+    EXPECT_EQ(to_string(file_bytes(dir / "flat.npy")).substr(10, 58),
+              "{'descr': '<f8', 'fortran_order': False, 'shape': (60,), }");
+}
+
+TEST(NpyWriter, AShapeMustHoldTheCountWritten) {
+    temp_dir dir;
+    std::string message;
+    EXPECT_EQ(status_of(
+                  [&] {
+                      plugin(id).open_write(dir / "a.npy", FB_DTYPE_F64, 60, {}, {{3, 4, 6}, false});
+                  },
+                  &message),
+              FB_E_STATE);
+    EXPECT_NE(message.find("the shape (3, 4, 6) given for '" + dir / "a.npy" + "' holds 72 elements"),
+              std::string::npos)
+        << message;
+    const std::string data = value_bytes(60);
+    auto w = plugin(id).open_write(dir / "b.npy", FB_DTYPE_F64, 60, {}, {{3, 4, 5}, false});
+    w->write(data.data(), 59);
+    EXPECT_EQ(status_of([&] { w->close(); }, &message), FB_E_STATE);
+    EXPECT_NE(message.find("59 elements were written to '" + dir / "b.npy" + "'"), std::string::npos)
+        << message;
+}
+
+TEST(NpyRandomAccess, ReadAtAndBoxesInBothByteOrdersAndPaddings) {
+    temp_dir dir;
+    for (bool big : {false, true})
+        for (bool padded : {true, false}) {
+            SCOPED_TRACE(std::string(big ? "big" : "little") + "-endian, " +
+                         (padded ? "padded" : "unpadded"));
+            const std::string descr = big ? "'>f8'" : "'<f8'";
+            put_file(dir / "flat.npy",
+                     values_file("{'descr': " + descr + ", 'fortran_order': False, 'shape': (5000,), }", 5000,
+                                 big, padded));
+            ra::check_read_at(plugin(id), dir / "flat.npy", 5000, {});
+            ra::check_read_at(plugin(id), dir / "flat.npy", 5000, {}, {{5000}, false});
+            put_file(dir / "cube.npy",
+                     values_file("{'descr': " + descr + ", 'fortran_order': False, 'shape': (3, 4, 5), }", 60,
+                                 big, padded));
+            ra::check_boxes_3d(plugin(id), dir / "cube.npy", {});
+        }
+}
+
+TEST(NpyRandomAccess, TheOpensShapeMustBeTheFilesOrNone) {
+    temp_dir dir;
+    put_file(dir / "cube.npy",
+             values_file("{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4, 5), }", 60, false, true));
+    for (const auto& shape : {std::vector<std::uint64_t>{60}, {5, 4, 3}, {3, 20}}) {
+        std::string message;
+        EXPECT_EQ(status_of(
+                      [&] {
+                          plugin(id).open_read(dir / "cube.npy", FB_DTYPE_F64, 60, {}, {shape, false});
+                      },
+                      &message),
+                  FB_E_CORRUPT);
+        EXPECT_NE(message.find("'" + dir / "cube.npy" +
+                               "' holds an array of shape (3, 4, 5), the data set's shape is"),
+                  std::string::npos)
+            << message;
+    }
+    // Without a shape (a user's file): read flat; boxes need a shape.
+    auto r = plugin(id).open_read(dir / "cube.npy", FB_DTYPE_F64, 60, {});
+    ra::aligned_buffer b(60 * 8);
+    r->read_at(21, b.data(), 39);
+    EXPECT_TRUE(ra::holds_values(b.doubles(), 21, 39));
+    EXPECT_EQ(status_of([&] { r->read_box({0, 0, 0}, {1, 1, 1}, b.data()); }), FB_E_TRUNCATED);
+    r->close();
+}
+
+TEST(NpyRandomAccess, FortranOrderWithOneLongAxisReadsBoxesAndNdIsRefused) {
+    temp_dir dir;
+    put_file(dir / "row.npy",
+             values_file("{'descr': '<f8', 'fortran_order': True, 'shape': (1, 60, 1), }", 60, false, true));
+    auto r = plugin(id).open_read(dir / "row.npy", FB_DTYPE_F64, 60, {}, {{1, 60, 1}, false});
+    ra::aligned_buffer b(60 * 8);
+    r->read_box({0, 7, 0}, {1, 5, 1}, b.data());
+    EXPECT_TRUE(ra::holds_values(b.doubles(), 7, 5));
+    r->close();
+    put_file(dir / "f.npy",
+             values_file("{'descr': '<f8', 'fortran_order': True, 'shape': (3, 4, 5), }", 60, false, true));
+    std::string message;
+    EXPECT_EQ(status_of(
+                  [&] {
+                      plugin(id).open_read(dir / "f.npy", FB_DTYPE_F64, 60, {}, {{3, 4, 5}, false});
+                  },
+                  &message),
+              FB_E_UNSUPPORTED);
+    EXPECT_NE(message.find("Fortran-ordered array of shape (3, 4, 5)"), std::string::npos) << message;
+}
+
+TEST(NpyDirect, ReadReadAtAndBoxesThroughTheBounceBuffer) {
+    ra::disk_dir d;
+    for (bool big : {false, true})
+        for (bool padded : {true, false}) {
+            SCOPED_TRACE(std::string(big ? "big" : "little") + "-endian, " +
+                         (padded ? "padded" : "unpadded"));
+            const std::string descr = big ? "'>f8'" : "'<f8'";
+            put_file(d / "flat.npy",
+                     values_file("{'descr': " + descr + ", 'fortran_order': False, 'shape': (5000,), }", 5000,
+                                 big, padded));
+            if (!ra::direct_io_works(d / "flat.npy")) GTEST_SKIP() << "/var/tmp has no O_DIRECT here";
+            ra::check_read(plugin(id), d / "flat.npy", 5000, {}, {{}, true});
+            ra::check_read_at(plugin(id), d / "flat.npy", 5000, {}, {{}, true});
+            put_file(d / "cube.npy",
+                     values_file("{'descr': " + descr + ", 'fortran_order': False, 'shape': (3, 4, 5), }", 60,
+                                 big, padded));
+            ra::check_boxes_3d(plugin(id), d / "cube.npy", {}, true);
+        }
+    // A header longer than a block, read with O_DIRECT too.
+    put_file(d / "long.npy", npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (5000,), }" +
+                                          std::string(9000, ' ') + "\n",
+                                      value_bytes(5000), 2));
+    ra::check_read_at(plugin(id), d / "long.npy", 5000, {}, {{}, true});
+    // No zero-copy view: a mapping is the page cache.
+    auto r = plugin(id).open_read(d / "flat.npy", FB_DTYPE_F64, 5000, {}, {{}, true});
+    std::string message;
+    EXPECT_EQ(status_of([&] { r->view(5000); }, &message), FB_E_UNSUPPORTED);
+    EXPECT_NE(message.find("with direct I/O"), std::string::npos) << message;
+    r->close();
+}
+
+TEST(NpyDirect, RefusedWhereTheFileSystemHasNoDirectIo) {
+    std::string message;
+    EXPECT_EQ(status_of(
+                  [&] {
+                      plugin(id).open_read("/proc/self/status", FB_DTYPE_F64, 0, {}, {{}, true});
+                  },
+                  &message),
+              FB_E_UNSUPPORTED);
+    EXPECT_NE(message.find("the file system of '/proc/self/status' refuses O_DIRECT"), std::string::npos)
+        << message;
 }
 
 } // namespace

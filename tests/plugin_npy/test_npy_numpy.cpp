@@ -1,7 +1,8 @@
 // Interop of the npy plugin with numpy (Debian's /usr/bin/python3 and
 // python3-numpy), both ways: every file the plugin writes (each dtype,
-// version and byte order) is byte for byte the file numpy.lib.format.
-// write_array makes of the same array and numpy.load reads it bit-exact;
+// version and byte order, flat or with the data set's shape) is byte for
+// byte the file numpy.lib.format.write_array makes of the same array and
+// numpy.load reads it bit-exact with its shape;
 // every file numpy writes (numpy.save, write_array with versions 1.0, 2.0,
 // 3.0, either byte order, 2-D arrays, NaN payloads, a version 2.0 header over
 // 64 KiB) reads bit-exact through the plugin, and what numpy writes that the
@@ -17,16 +18,20 @@ using namespace plugin_test;
 
 const std::string id = "npy";
 
-// Each manifest line: PLUGIN_FILE VALUES_FILE DTYPE_CODE ORDER VERSION
-// (VALUES_FILE holds the elements in this machine's order). For each line
-// numpy writes the same array with the same version and byte order; the
-// files must be identical, and numpy.load must give the values bit-exact.
+// Each manifest line: PLUGIN_FILE VALUES_FILE DTYPE_CODE ORDER VERSION SHAPE
+// (VALUES_FILE holds the elements in this machine's order; SHAPE is "-" for
+// a flat array, else the extents joined by 'x': 3x4x5). For each line numpy
+// writes the same array, of that shape, with the same version and byte
+// order; the files must be identical, and numpy.load must give the shape
+// and the values bit-exact.
 const char* compare_script = R"py(
 import sys, numpy as np
 bad = 0
 for line in open(sys.argv[1]):
-    path, values, code, order, version = line.split()
+    path, values, code, order, version, shape = line.split()
     want = np.fromfile(values, dtype='=' + code)
+    if shape != '-':
+        want = want.reshape(tuple(int(x) for x in shape.split('x')))
     descr = ('|' if code == 'u1' else {'little': '<', 'big': '>'}[order]) + code
     arr = want.astype(descr)
     import io
@@ -59,7 +64,40 @@ TEST(NpyNumpy, PluginFilesAreNumpysBytesAndLoadBitExact) {
                     write_array(id, base + ".npy", d, data, {{"version", version}, {"byte_order", order}},
                                 333, unknown);
                     manifest << base << ".npy " << base << ".values " << numpy_code(d) << " " << order << " "
-                             << version << "\n";
+                             << version << " -\n";
+                }
+    put_file(dir / "manifest", manifest.str());
+    EXPECT_EQ(run_python(dir, compare_script, {dir / "manifest"}), 0);
+}
+
+// Files written with the data set's shape (ABI 1.2): numpy writes the same
+// bytes for the array of that shape and loads it with the shape. The values
+// are make_data's, so the element order shows too.
+TEST(NpyNumpy, ShapedPluginFilesAreNumpysBytesAndLoadWithTheirShape) {
+    temp_dir dir;
+    std::ostringstream manifest;
+    const std::vector<std::vector<std::uint64_t>> shapes = {
+        {3, 4, 5}, {7, 1}, {1, 7}, {2, 3, 4, 5}, {1000}, {123456789012, 0}, {10, 10, 10, 10, 10}};
+    int k = 0;
+    for (fb_dtype d : formatbench::all_dtypes)
+        for (const char* version : {"auto", "2"})
+            for (const char* order : {"little", "big"})
+                for (const auto& shape : shapes) {
+                    std::uint64_t n = 1;
+                    std::string text;
+                    for (std::uint64_t e : shape) {
+                        n *= e;
+                        text.append(text.empty() ? "" : "x").append(std::to_string(e));
+                    }
+                    std::string base = dir / std::string("s").append(std::to_string(k++));
+                    bytes data = make_data(d, static_cast<std::size_t>(n), static_cast<unsigned>(k));
+                    put_file(base + ".values", data);
+                    auto w = plugin(id).open_write(
+                        base + ".npy", d, n, {{"version", version}, {"byte_order", order}}, {shape, false});
+                    if (n > 0) w->write(data.data(), n);
+                    w->close();
+                    manifest << base << ".npy " << base << ".values " << numpy_code(d) << " " << order << " "
+                             << version << " " << text << "\n";
                 }
     put_file(dir / "manifest", manifest.str());
     EXPECT_EQ(run_python(dir, compare_script, {dir / "manifest"}), 0);

@@ -1,6 +1,10 @@
 // raw plugin specifics: the file is exactly the array's bytes (in the chosen
 // byte order, whatever the buffer size), and a file of the wrong size is
-// refused at open with the expected and actual sizes and the path.
+// refused at open with the expected and actual sizes and the path. Random
+// access (read-at, read-box) and direct reads (O_DIRECT) of files written
+// here, compared with values computed from the index (random_access_checks.hpp).
+#include "random_access_checks.hpp"
+
 #include "base/error.hpp"
 #include "host/registry.hpp"
 
@@ -172,6 +176,142 @@ TEST(raw, full_device_reports_enospc_naming_the_path) {
             << e.what();
     }
     EXPECT_TRUE(fs::exists("/dev/full"));
+}
+
+// ---- Random access and direct reads (ABI 1.2) ----------------------------------
+
+namespace ra = random_access_checks;
+
+// A raw file of values i = 0..n-1 as f64, written here: in this machine's
+// order, or byte-reversed for byte_order big.
+void put_values(const std::string& path, std::uint64_t n, bool big = false) {
+    std::vector<double> v = ra::values(n);
+    std::vector<unsigned char> b(n * 8);
+    std::memcpy(b.data(), v.data(), b.size());
+    static_assert(std::endian::native == std::endian::little);
+    if (big)
+        for (std::uint64_t i = 0; i < n; ++i)
+            std::reverse(b.begin() + static_cast<long>(8 * i), b.begin() + static_cast<long>(8 * i + 8));
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+TEST(raw, read_at_and_read_box_read_the_right_bytes_for_every_buffer_and_byte_order) {
+    const std::uint64_t n = 5000; // 40000 bytes: the last 4 KiB block is partial
+    for (const char* buffer : {"0", "7", "4096"})
+        for (const char* order : {"native", "big"}) {
+            SCOPED_TRACE(std::string("buffer_size=") + buffer + " byte_order=" + order);
+            scratch s;
+            const bool big = std::string(order) == "big";
+            const formatbench::option_list o{{"buffer_size", buffer}, {"byte_order", order}};
+            put_values((s.dir / "flat.raw").string(), n, big);
+            ra::check_read_at(raw(), (s.dir / "flat.raw").string(), n, o);
+            put_values((s.dir / "cube.raw").string(), 60, big);
+            ra::check_boxes_3d(raw(), (s.dir / "cube.raw").string(), o);
+        }
+}
+
+TEST(raw, direct_reads_straight_and_through_the_bounce_buffer) {
+    ra::disk_dir d;
+    const std::uint64_t n = 5000;
+    put_values(d / "flat.raw", n);
+    put_values(d / "big.raw", n, true);
+    put_values(d / "cube.raw", 60);
+    if (!ra::direct_io_works(d / "flat.raw")) GTEST_SKIP() << "/var/tmp has no O_DIRECT here";
+    const formatbench::open_layout direct{{}, true};
+    for (const char* buffer : {"0", "4096", "65536"}) {
+        SCOPED_TRACE(std::string("buffer_size=") + buffer);
+        const formatbench::option_list o{{"buffer_size", buffer}};
+        ra::check_read(raw(), d / "flat.raw", n, o, direct);
+        ra::check_read_at(raw(), d / "flat.raw", n, o, direct);
+        ra::check_boxes_3d(raw(), d / "cube.raw", o, true);
+        const formatbench::option_list big{{"buffer_size", buffer}, {"byte_order", "big"}};
+        ra::check_read(raw(), d / "big.raw", n, big, direct);
+        ra::check_read_at(raw(), d / "big.raw", n, big, direct);
+    }
+}
+
+TEST(raw, direct_with_a_buffer_of_part_blocks_is_refused_naming_the_path) {
+    ra::disk_dir d;
+    put_values(d / "flat.raw", 5000);
+    if (!ra::direct_io_works(d / "flat.raw")) GTEST_SKIP() << "/var/tmp has no O_DIRECT here";
+    std::string message;
+    EXPECT_EQ(
+        ra::status_of(
+            [&] {
+                raw().open_read(d / "flat.raw", FB_DTYPE_F64, 5000, {{"buffer_size", "1000"}}, {{}, true});
+            },
+            &message),
+        FB_E_INVALID_OPTION);
+    EXPECT_NE(message.find("buffer_size 1000 with direct I/O on '" + d / "flat.raw" + "'"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("set buffer_size to 0 or a multiple of"), std::string::npos) << message;
+}
+
+TEST(raw, direct_where_the_file_system_refuses_it_is_unsupported_naming_the_path) {
+    // procfs has no direct I/O on any kernel; its files stat as 0 bytes,
+    // which is a raw file of 0 values.
+    std::string message;
+    EXPECT_EQ(ra::status_of(
+                  [&] {
+                      raw().open_read("/proc/self/status", FB_DTYPE_F64, 0, {}, {{}, true});
+                  },
+                  &message),
+              FB_E_UNSUPPORTED);
+    EXPECT_NE(message.find("the file system of '/proc/self/status' refuses O_DIRECT"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("ext4"), std::string::npos) << "says what to do: " << message;
+    // tmpfs refused O_DIRECT before Linux 6.6; later kernels accept it.
+    if (!fs::is_directory("/dev/shm")) return;
+    char t[] = "/dev/shm/fb-raw-XXXXXX";
+    if (!::mkdtemp(t)) return;
+    const std::string path = std::string(t) + "/flat.raw";
+    put_values(path, 3000);
+    if (ra::direct_io_works(path)) {
+        ra::check_read_at(raw(), path, 3000, {}, {{}, true}); // the fallback alignment (no statx report)
+    } else {
+        EXPECT_EQ(ra::status_of(
+                      [&] {
+                          raw().open_read(path, FB_DTYPE_F64, 3000, {}, {{}, true});
+                      },
+                      &message),
+                  FB_E_UNSUPPORTED);
+        EXPECT_NE(message.find(path), std::string::npos) << message;
+    }
+    fs::remove_all(t);
+}
+
+TEST(raw, a_part_reads_at_offsets_from_its_first_element_and_refuses_boxes) {
+    scratch s;
+    const std::string path = (s.dir / "flat.raw").string();
+    put_values(path, 5000);
+    auto r = raw().open_read_part(path, FB_DTYPE_F64, 1000, 2500, 5000, {}, {{50, 100}, false});
+    ra::aligned_buffer b(2500 * 8);
+    r->read_at(0, b.data(), 3);
+    EXPECT_TRUE(ra::holds_values(b.doubles(), 1000, 3));
+    r->read_at(2499, b.data(), 1);
+    EXPECT_TRUE(ra::holds_values(b.doubles(), 3499, 1));
+    EXPECT_EQ(ra::status_of([&] { r->read_at(2499, b.data(), 2); }), FB_E_TRUNCATED) << "past the part";
+    std::string message;
+    EXPECT_EQ(ra::status_of([&] { r->read_box({0, 0}, {1, 1}, b.data()); }, &message), FB_E_UNSUPPORTED);
+    EXPECT_NE(message.find("read_box on a part of '" + path + "'"), std::string::npos) << message;
+    r->close();
+}
+
+TEST(raw, a_shape_that_is_not_the_files_count_is_refused) {
+    scratch s;
+    const std::string path = (s.dir / "flat.raw").string();
+    put_values(path, 60);
+    std::string message;
+    EXPECT_EQ(ra::status_of(
+                  [&] {
+                      raw().open_read(path, FB_DTYPE_F64, 60, {}, {{3, 4, 6}, false});
+                  },
+                  &message),
+              FB_E_STATE);
+    EXPECT_NE(message.find("the shape (3, 4, 6) given for '" + path + "' holds 72 elements, the file 60"),
+              std::string::npos)
+        << message;
 }
 
 } // namespace
