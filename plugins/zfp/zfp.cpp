@@ -1,7 +1,8 @@
 // zfp: the array as one zfp stream (libzfp, https://zfp.io) with its full
 // header written by zfp_write_header, which zfpy.decompress_numpy reads
 // back as the array. Modes reversible (lossless, the default), rate,
-// precision and accuracy; 1-D until data sets carry a shape (zfp_codec.hpp).
+// precision and accuracy; a data set's shape of 2 to 4 axes is a zfp field
+// of that rank, anything else 1-D (zfp_codec.hpp).
 // See zfp_writer.hpp, zfp_reader.hpp and README.md.
 #include "settings.hpp"
 #include "zfp_reader.hpp"

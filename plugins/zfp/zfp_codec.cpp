@@ -21,6 +21,46 @@ std::string array_shape::text() const {
     return s;
 }
 
+array_shape array_shape::of_data_set(const std::vector<std::uint64_t>& row_major, std::uint64_t count,
+                                     const std::string& path) {
+    if (row_major.empty()) return linear(count);
+    if (row_major.size() > 4) {
+        std::string axes;
+        for (std::size_t i = 0; i < row_major.size(); ++i)
+            axes += (i ? ", " : "") + std::to_string(row_major[i]);
+        throw sdk::error(FB_E_UNSUPPORTED, "zfp: the data set's shape [" + axes + "] has " +
+                                               std::to_string(row_major.size()) +
+                                               " axes; zfp compresses fields of 1 to 4 dimensions: give the "
+                                               "data set at most 4 axes (or none, for a flat 1-D array) ('" +
+                                               path + "')");
+    }
+    array_shape s;
+    s.rank = static_cast<unsigned>(row_major.size());
+    for (unsigned i = 0; i < s.rank; ++i)
+        s.extent[i] = row_major[s.rank - 1 - i];
+    return s;
+}
+
+std::string array_shape::row_major_text() const {
+    std::string s = "[";
+    for (unsigned i = rank; i > 0; --i)
+        s += std::to_string(extent[i - 1]) + (i > 1 ? ", " : "");
+    return s + "]";
+}
+
+bool array_shape::operator==(const array_shape& o) const noexcept {
+    if (rank != o.rank) return false;
+    for (unsigned i = 0; i < rank; ++i)
+        if (extent[i] != o.extent[i]) return false;
+    return true;
+}
+
+bool header_holds(zfp_type type, const array_shape& shape) {
+    if (shape.count() == 0) return true;
+    zfp_field_ptr f = make_field(nullptr, type, shape);
+    return zfp_field_metadata(f.get()) != ZFP_META_NULL;
+}
+
 zfp_field_ptr make_field(void* data, zfp_type type, const array_shape& shape) {
     const auto& e = shape.extent;
     zfp_field* f = nullptr;

@@ -2,10 +2,10 @@
 // array's shape as zfp sees it, and the one-call compression of a whole
 // array into a buffer (header by zfp_write_header, then zfp_compress).
 //
-// The shape is where N-D arrays will come in: today every array is 1-D
-// (array_shape::linear(count)); a data set's shape (nx, ny, nz, nw, x
-// fastest, at most 4 dimensions) becomes an array_shape with rank 2..4, and
-// make_field / matches already handle every rank zfp has.
+// A data set's shape (row-major, ABI 1.2) of 2 to 4 axes becomes a zfp
+// field of that rank with its axes reversed (zfp's x is the fastest-varying
+// axis: [nz, ny, nx] is zfp_field_3d(nx, ny, nz)); no shape, or one axis,
+// is a 1-D field (array_shape::linear(count)).
 #pragma once
 
 #include "settings.hpp"
@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace formatbench::detail {
 
@@ -42,10 +43,23 @@ struct array_shape {
     std::uint64_t extent[4] = {0, 0, 0, 0}; // x (fastest) first; 0 past the rank
 
     static array_shape linear(std::uint64_t count) noexcept { return {1, {count, 0, 0, 0}}; }
+    // A row-major shape of 1 to 4 axes (the data set's: last axis fastest);
+    // empty is linear(count). Throws FB_E_UNSUPPORTED for more than 4 axes,
+    // naming `path`.
+    static array_shape of_data_set(const std::vector<std::uint64_t>& row_major, std::uint64_t count,
+                                   const std::string& path);
     std::uint64_t count() const noexcept;
     // "1000000" or "100 x 100 x 100" (x first).
     std::string text() const;
+    // The row-major shape, as numpy and the study write it: "[25, 40, 40]".
+    std::string row_major_text() const;
+    bool operator==(const array_shape& o) const noexcept;
 };
+
+// Whether zfp's header can hold the shape: 48 bits of extents in all (one
+// axis < 2^48, two < 2^24 each, three < 2^16, four < 2^12), as
+// zfp_field_metadata says. An empty shape (a zero extent) needs no header.
+bool header_holds(zfp_type type, const array_shape& shape);
 
 // A zfp_field over `data` (may be null: a field for sizes and headers).
 // Throws FB_E_NO_MEMORY when libzfp cannot allocate it.

@@ -51,6 +51,10 @@ std::uint64_t worst_block_bits(const zfp_stream* s, unsigned rank) {
 zfp_reader::zfp_reader(const sdk::open_request& request)
     : file_(open_input(request.path, zfp_wording)), dtype_(request.dtype), type_(zfp_type_of(request.dtype)),
       element_size_(request.element_size()), count_(request.count) {
+    if (!request.shape.empty()) {
+        wanted_ = array_shape::of_data_set(request.shape, 0, request.path);
+        has_wanted_ = true;
+    }
     // The options concern writing (the header holds the mode); they are
     // checked only as declared.
     file_bytes_ = static_cast<std::uint64_t>(file_.status().st_size);
@@ -108,6 +112,13 @@ void zfp_reader::read_header() {
                                            std::to_string(count_) +
                                            " were asked for; the count does not match the file");
     }
+    // The same count, other dimensions: a field is not read as another one.
+    if (has_wanted_ && !(shape == wanted_))
+        throw sdk::error(FB_E_CORRUPT, "zfp: '" + file_.path() + "' holds a zfp field of shape " +
+                                           shape.row_major_text() + " (row-major, as numpy gives it), the " +
+                                           "data set's shape is " + wanted_.row_major_text() +
+                                           "; give the data set the file's shape, or none to read its "
+                                           "values flat");
 }
 
 void zfp_reader::load_stream() {

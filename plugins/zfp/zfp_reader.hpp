@@ -4,7 +4,9 @@
 //    of the file's first bytes) and checked: the magic and codec version,
 //    the scalar type against the dtype asked for, the number of values
 //    (the product of the header's extents: a 2-D, 3-D or 4-D stream reads
-//    as its values with x fastest, numpy's C order) against the count, and
+//    as its values with x fastest, numpy's C order) against the count, the
+//    header's dimensions against the data set's shape when one is given
+//    (any dimensions with the right count when none is), and
 //    the file's size against the least a stream of that many blocks takes
 //    in the header's mode (each block is at least minbits long).
 //  - The whole file is then read into a buffer, zero-padded to the most
@@ -58,6 +60,8 @@ private:
     fb_dtype dtype_;
     zfp_type type_;
     std::size_t element_size_;
+    array_shape wanted_; // the data set's shape (has_wanted_): the file's must be the same
+    bool has_wanted_ = false;
     std::uint64_t count_;          // values to read (the header's when the open count was unknown)
     std::uint64_t file_bytes_ = 0; // the file's size at open
     zfp_stream_ptr stream_;        // the header's mode

@@ -15,6 +15,22 @@ zfp_writer::zfp_writer(const sdk::open_request& request)
         throw sdk::error(FB_E_UNSUPPORTED, "zfp: " + std::to_string(announced_) +
                                                " values do not fit a zfp header (at most 2^48 in 1-D); '" +
                                                request.path + "' was not written");
+    if (!request.shape.empty()) {
+        // Everything about the shape is checked before the file exists.
+        shape_ = array_shape::of_data_set(request.shape, 0, request.path);
+        has_shape_ = true;
+        if (announced_ != FB_COUNT_UNKNOWN && shape_.count() != announced_)
+            throw sdk::error(FB_E_STATE, "zfp: the shape " + shape_.row_major_text() + " holds " +
+                                             std::to_string(shape_.count()) + " values, " +
+                                             std::to_string(announced_) + " were announced for '" +
+                                             request.path + "'");
+        if (!header_holds(type_, shape_))
+            throw sdk::error(FB_E_UNSUPPORTED,
+                             "zfp: the shape " + shape_.row_major_text() +
+                                 " does not fit a zfp header (48 bits of extents: each axis below 2^24 in "
+                                 "2-D, 2^16 in 3-D, 2^12 in 4-D); '" +
+                                 request.path + "' was not written: give the data set fewer axes");
+    }
     file_ = sdk::file::create(request.path, zfp_wording);
 }
 
@@ -63,8 +79,12 @@ void zfp_writer::gather(const unsigned char* p, std::uint64_t count) {
 }
 
 void zfp_writer::compress_and_write(const void* data, std::uint64_t count) {
-    const std::size_t bytes =
-        compress_array(data, type_, array_shape::linear(count), settings_, compressed_, file_.path());
+    if (has_shape_ && count != shape_.count())
+        throw sdk::error(FB_E_STATE, "zfp: '" + file_.path() + "' got " + std::to_string(count) +
+                                         " values, its shape " + shape_.row_major_text() + " holds " +
+                                         std::to_string(shape_.count()));
+    const array_shape shape = has_shape_ ? shape_ : array_shape::linear(count);
+    const std::size_t bytes = compress_array(data, type_, shape, settings_, compressed_, file_.path());
     file_.write_all(compressed_.data(), bytes);
     compressed_done_ = true;
     metrics_("compressed_bytes", static_cast<double>(bytes));

@@ -10,6 +10,9 @@
 //    array and to the file with one write_all at close.
 //  - Memory: the payload (unless the single-write path is taken) plus zfp's
 //    worst case, about the payload size again.
+//  - A data set's shape of 2 to 4 axes is written as a zfp field of that
+//    rank (zfp_codec.hpp), so zfpy.decompress_numpy returns the array with
+//    its shape; more than 4 axes are FB_E_UNSUPPORTED at open.
 //  - An empty array is an empty file: zfp's header cannot say 0 values.
 #pragma once
 
@@ -50,6 +53,8 @@ private:
     zfp_type type_;
     std::size_t element_size_;
     std::uint64_t announced_; // the count at open, or FB_COUNT_UNKNOWN
+    array_shape shape_;       // the data set's shape as zfp's field (has_shape_), else 1-D
+    bool has_shape_ = false;
     sdk::file file_;
     byte_buffer staging_;        // gathered values
     std::uint64_t received_ = 0; // values written so far

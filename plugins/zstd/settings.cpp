@@ -17,6 +17,7 @@ zstd_settings parse_settings(const sdk::open_request& request) {
     s.threads = static_cast<int>(o.get_int("threads"));
     s.independent_frames = o.get_string("frames") == "independent";
     s.checksum = o.get_bool("checksum");
+    s.seek_table = o.get_bool("seek_table");
     s.shuffle = o.get_bool("shuffle");
     s.long_matching = o.get_bool("long");
     s.window_log = static_cast<int>(o.get_int("window_log"));

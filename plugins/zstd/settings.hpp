@@ -30,6 +30,9 @@ struct zstd_settings {
     // The most content bytes per frame with independent frames, rounded
     // down to whole elements (at least one).
     std::size_t frame_bytes = 0;
+    // frames: independent: end the file with a seek table (zstd's seekable
+    // format, zstd_frame_index.hpp), which read-at uses to find a frame.
+    bool seek_table = true;
     bool checksum = true;
     bool shuffle = false;
     // shuffle_block rounded down to whole elements (at least one): the unit

@@ -2,8 +2,11 @@
 // (RFC 8878). The plain file (no shuffle) is exactly what `zstd` would make
 // of the array's native bytes: `zstd -dc FILE` gives them back. Options add
 // a byte shuffle, libzstd's worker threads (or independent frames on our
-// own), long-distance matching and the window size; see zstd_writer.hpp,
-// zstd_frames.hpp, zstd_reader.hpp and README.md.
+// own), long-distance matching and the window size. With independent
+// frames the reader offers random access (formatbench.read-at/1) through a
+// frame index (a seek table the writer appends, or the frame headers). See
+// zstd_writer.hpp, zstd_frames.hpp, zstd_frame_index.hpp, zstd_reader.hpp
+// and README.md.
 #include "zstd_reader.hpp"
 #include "zstd_writer.hpp"
 
@@ -37,6 +40,11 @@ struct zstd_format {
         sdk::option_size("frame_size", "8MiB", 64.0 * 1024, 1024.0 * 1024 * 1024,
                          "frames: independent: the most bytes per frame, rounded down to whole elements; "
                          "no frame refers to data before it, so a smaller size costs ratio"),
+        sdk::option_bool("seek_table", "true",
+                         "frames: independent: end the file with a seek table of the frames' sizes (zstd's "
+                         "seekable format, in a skippable frame that zstd -d skips), so random reads "
+                         "(read-at) find a frame with two small reads at open instead of walking every "
+                         "frame's block headers; the reader uses it when present, whatever this says"),
         sdk::option_bool("checksum", "true",
                          "store the XXH64 content checksum in the frame, as the zstd command does; the "
                          "reader verifies it"),

@@ -79,6 +79,7 @@ void zstd_frames::compress(const unsigned char* p, std::size_t n, output_file& f
                 try {
                     check_compress(s.result, "compressing a frame", path_);
                     file.append(s.out.data(), s.result);
+                    sizes_.emplace_back(s.result, size);
                 } catch (...) {
                     failed = std::current_exception();
                     any_failed.store(true, std::memory_order_relaxed);

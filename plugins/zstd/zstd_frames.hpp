@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace formatbench::detail {
@@ -40,6 +41,9 @@ public:
     // (of a frame or of the file) once every thread has stopped.
     void compress(const unsigned char* p, std::size_t n, output_file& file, time_total& codec);
     std::uint64_t frames_written() const noexcept { return frames_written_; }
+    // (compressed, content) bytes of every frame appended so far, in file
+    // order: the seek table's entries.
+    const std::vector<std::pair<std::uint64_t, std::uint64_t>>& sizes() const noexcept { return sizes_; }
 
 private:
     struct cctx_free {
@@ -55,6 +59,7 @@ private:
     const std::string& path_;
     std::vector<slot> slots_; // one per thread
     std::uint64_t frames_written_ = 0;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> sizes_;
 };
 
 } // namespace formatbench::detail

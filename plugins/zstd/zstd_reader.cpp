@@ -5,11 +5,14 @@
 #include "zstd_memory.hpp"
 
 #include "common/file_io.hpp"
+#include "common/shuffle.hpp"
 
 #define ZSTD_STATIC_LINKING_ONLY // ZSTD_getFrameHeader, ZSTD_d_stableOutBuffer
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <new>
 
@@ -48,6 +51,145 @@ zstd_reader::zstd_reader(const sdk::open_request& request)
     if (settings_.shuffle)
         unshuffled_ = unshuffle_buffer(settings_.shuffle_block_bytes, settings_.element_size);
     check_header();
+    open_index();
+}
+
+void zstd_reader::open_index() {
+    if (!settings_.independent_frames) return;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        file_size_ = static_cast<std::uint64_t>(file_.status().st_size);
+        index_ = build_frame_index(file_, file_size_, io_);
+        file_bytes_ += index_.bytes_read;
+        const std::uint64_t held = index_.payload_bytes;
+        if (requested_bytes_ != FB_COUNT_UNKNOWN && held != requested_bytes_) {
+            const std::string sizes = "zstd: '" + file_.path() + "' holds " + elements(held) + " (its " +
+                                      (index_.from_seek_table ? "seek table" : "frame headers") + "), " +
+                                      elements(requested_bytes_) + " were asked for";
+            if (held < requested_bytes_) throw sdk::error(FB_E_TRUNCATED, sizes);
+            throw sdk::error(FB_E_CORRUPT, sizes + "; the count or dtype does not match the file");
+        }
+    } catch (const sdk::error& e) {
+        index_status_ = e.status();
+        index_message_ = e.what();
+    } catch (const std::bad_alloc&) {
+        index_status_ = FB_E_NO_MEMORY;
+        index_message_ = "zstd: out of memory indexing the frames of '" + file_.path() + "'";
+    }
+    index_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void zstd_reader::read_at(std::uint64_t offset, void* data, std::uint64_t count) {
+    const std::string& path = file_.path();
+    if (!dctx_) throw sdk::error(FB_E_STATE, "zstd: read_at on '" + path + "' after close");
+    if (!settings_.independent_frames)
+        throw sdk::error(
+            FB_E_UNSUPPORTED,
+            "zstd: read-at on '" + path +
+                "' needs frames: independent: with frames: one the file is a single zstd frame, "
+                "which can only be decoded from its start; write the file with frames: "
+                "independent (a frame_size such as 1MiB sets how much one read decodes) and read "
+                "it with frames: independent");
+    if (index_status_ != FB_OK) throw sdk::error(index_status_, index_message_);
+    if (count == 0) return;
+    const std::size_t es = settings_.element_size;
+    auto* out = static_cast<unsigned char*>(data);
+    if (!settings_.shuffle) {
+        copy_payload(offset * es, static_cast<std::size_t>(count * es), out);
+        return;
+    }
+    // Shuffle blocks start every shuffle_block bytes of the payload (the
+    // last one shorter); each holds n whole values, byte j of value i at
+    // j * n + i.
+    const std::uint64_t block = settings_.shuffle_block_bytes, total = index_.payload_bytes;
+    const std::uint64_t end = (offset + count) * es;
+    for (std::uint64_t k = offset * es / block; k * block < end; ++k) {
+        const std::uint64_t at = k * block;
+        const std::size_t len = static_cast<std::size_t>(std::min(block, total - at));
+        const unsigned char* p = payload_view(at, len);
+        const std::uint64_t n = len / es, first = at / es;
+        const std::uint64_t lo = std::max(offset, first), hi = std::min(offset + count, first + n);
+        if (lo == first && hi == first + n) {
+            unshuffle_block(p, out + (lo - offset) * es, len, es);
+            continue;
+        }
+        for (std::uint64_t g = lo; g < hi; ++g) {
+            unsigned char* dst = out + (g - offset) * es;
+            const unsigned char* src = p + (g - first);
+            for (std::size_t j = 0; j < es; ++j)
+                dst[j] = src[j * n];
+        }
+    }
+}
+
+void zstd_reader::copy_payload(std::uint64_t at, std::size_t n, unsigned char* out) {
+    while (n > 0) {
+        const std::size_t i = index_.frame_of(at);
+        load_frame(i);
+        const zstd_frame& f = index_.frames[i];
+        const std::uint64_t inside = at - f.payload_offset;
+        const std::size_t k = static_cast<std::size_t>(std::min<std::uint64_t>(n, f.payload - inside));
+        std::memcpy(out, frame_.data() + inside, k);
+        out += k;
+        at += k;
+        n -= k;
+    }
+}
+
+const unsigned char* zstd_reader::payload_view(std::uint64_t at, std::size_t n) {
+    const std::size_t i = index_.frame_of(at);
+    const zstd_frame& f = index_.frames[i];
+    if (at + n <= f.payload_offset + f.payload) {
+        load_frame(i);
+        return frame_.data() + (at - f.payload_offset);
+    }
+    if (!block_.data()) block_ = byte_buffer(settings_.shuffle_block_bytes);
+    copy_payload(at, n, block_.data());
+    return block_.data();
+}
+
+void zstd_reader::load_frame(std::size_t i) {
+    if (cached_ == i) return;
+    const zstd_frame& f = index_.frames[i];
+    const std::string& path = file_.path();
+    // Both bounded by the file: the index's sizes add up to the file's
+    // size and to the count asked for.
+    if (compressed_.size() < f.compressed) compressed_ = byte_buffer(static_cast<std::size_t>(f.compressed));
+    if (!frame_.data()) frame_ = byte_buffer(static_cast<std::size_t>(index_.largest_frame));
+    cached_ = SIZE_MAX; // frame_ is overwritten below
+    const std::size_t want = static_cast<std::size_t>(f.compressed);
+    const std::size_t got =
+        io_.time([&] { return file_.read_full_at(compressed_.data(), want, f.file_offset); });
+    file_bytes_ += got;
+    const std::string frame = "frame " + std::to_string(i) + " (compressed bytes " +
+                              std::to_string(f.file_offset) + ".." +
+                              std::to_string(f.file_offset + f.compressed) + ")";
+    if (got < want)
+        throw sdk::error(FB_E_TRUNCATED, "zstd: '" + path + "' is truncated: it ends inside " + frame);
+    const std::size_t rc = codec_.time([&] {
+        return ZSTD_decompressDCtx(dctx_.get(), frame_.data(), static_cast<std::size_t>(f.payload),
+                                   compressed_.data(), want);
+    });
+    if (ZSTD_isError(rc)) {
+        switch (ZSTD_getErrorCode(rc)) {
+        case ZSTD_error_memory_allocation:
+            throw sdk::error(FB_E_NO_MEMORY, "zstd: out of memory decoding " + frame + " of '" + path + "'");
+        case ZSTD_error_checksum_wrong:
+            throw sdk::error(FB_E_CORRUPT, "zstd: '" + path + "': the content checksum of " + frame +
+                                               " does not match: the compressed data is damaged");
+        case ZSTD_error_dstSize_tooSmall:
+            throw sdk::error(FB_E_CORRUPT, "zstd: '" + path + "': " + frame + " holds more than the " +
+                                               std::to_string(f.payload) + " bytes its index gives it");
+        default:
+            throw sdk::error(FB_E_CORRUPT, "zstd: '" + path + "' is not a valid zstd file (" + frame + ": " +
+                                               ZSTD_getErrorName(rc) + ")");
+        }
+    }
+    if (rc != f.payload)
+        throw sdk::error(FB_E_CORRUPT, "zstd: '" + path + "': " + frame + " holds " + std::to_string(rc) +
+                                           " bytes, its index gives it " + std::to_string(f.payload));
+    ++frames_decoded_;
+    cached_ = i;
 }
 
 void zstd_reader::check_header() {
@@ -117,6 +259,15 @@ void zstd_reader::close() {
     metrics_("compressed_bytes", static_cast<double>(file_bytes_));
     metrics_("codec_s", codec_.seconds());
     metrics_("io_s", io_.seconds());
+    if (settings_.independent_frames) {
+        // Building the frame index at open (in io_s too), and what read_at decoded.
+        metrics_("index_s", index_seconds_);
+        metrics_("index_frames", static_cast<double>(index_.frames.size()));
+        metrics_("decoded_frames", static_cast<double>(frames_decoded_));
+    }
+    compressed_ = byte_buffer();
+    frame_ = byte_buffer();
+    block_ = byte_buffer();
 }
 
 void zstd_reader::read(void* data, std::uint64_t count) {

@@ -17,11 +17,25 @@
 //    too, as pzstd writes them) as one stream: each frame's header is
 //    checked by the decoder (its window against ZSTD_d_windowLogMax), and
 //    what follows the last element may only be frames that hold nothing.
+//  - Random access (formatbench.read-at/1), with frames: independent only:
+//    at open the frame index is built (zstd_frame_index.hpp: the seek table,
+//    or the headers walked); read_at decodes each frame that holds part of
+//    the range from its compressed bytes (one pread) with
+//    ZSTD_decompressDCtx into a frame buffer, and copies out. The last frame
+//    decoded stays in that buffer and serves the next read_at of the same
+//    frame without decoding it again: the plugin's own cache, one frame.
+//    With shuffle, every shuffle block that holds part of the range is
+//    gathered (from the cached frame, or across frames into a block buffer)
+//    and only the values asked for are unshuffled. A failure to build the
+//    index is kept and reported by read_at, so read() behaves as before.
+//    With frames: one, read_at is FB_E_UNSUPPORTED: a single frame can only
+//    be decoded from its start.
 // Every decoder call either makes progress or ends in an error, so corrupt
 // or truncated input can neither crash nor hang the reader.
 #pragma once
 
 #include "settings.hpp"
+#include "zstd_frame_index.hpp"
 
 #include "common/byte_buffer.hpp"
 #include "common/shuffle_stream.hpp"
@@ -33,6 +47,7 @@
 
 #include <zstd.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -46,6 +61,9 @@ public:
     zstd_reader& operator=(const zstd_reader&) = delete;
 
     void read(void* data, std::uint64_t count);
+    // The adapter has checked that [offset, offset + count) lies within the
+    // count given at open.
+    void read_at(std::uint64_t offset, void* data, std::uint64_t count);
     void close();
 
 private:
@@ -72,6 +90,15 @@ private:
     [[noreturn]] void too_short() const;
     [[noreturn]] void more_than_requested() const;
     std::string elements(std::uint64_t bytes) const;
+    // read-at: builds the index (frames: independent), keeping a failure.
+    void open_index();
+    // Payload bytes [at, at + n) into out, frame by frame.
+    void copy_payload(std::uint64_t at, std::size_t n, unsigned char* out);
+    // Payload bytes [at, at + n): in the cached frame when one frame holds
+    // them, else gathered into block_.
+    const unsigned char* payload_view(std::uint64_t at, std::size_t n);
+    // Decodes frame i into frame_ unless it is there already.
+    void load_frame(std::size_t i);
 
     zstd_settings settings_;
     sdk::file file_;
@@ -95,6 +122,19 @@ private:
     ZSTD_outBuffer stable_out_{nullptr, 0, 0};
     unshuffle_buffer unshuffled_; // shuffle: blocks decoded and unshuffled
     sticky_failure failure_;      // the first failure, repeated by every later call
+
+    // read-at (frames: independent)
+    std::string path_;
+    std::uint64_t file_size_ = 0;
+    zstd_frame_index index_;
+    fb_status index_status_ = FB_OK; // building the index failed: read_at reports it
+    std::string index_message_;
+    double index_seconds_ = 0;
+    byte_buffer compressed_;        // one frame's compressed bytes
+    byte_buffer frame_;             // one frame's content: the cache
+    std::size_t cached_ = SIZE_MAX; // the frame in frame_, or none
+    byte_buffer block_;             // shuffle: a block gathered across frames
+    std::uint64_t frames_decoded_ = 0;
 };
 
 } // namespace formatbench::detail

@@ -2,6 +2,7 @@
 #include "zstd_writer.hpp"
 
 #include "zstd_errors.hpp"
+#include "zstd_frame_index.hpp"
 #include "zstd_memory.hpp"
 
 #include "common/shuffle.hpp"
@@ -187,6 +188,10 @@ void zstd_writer::close_unguarded() {
         flush_batch();
         // An empty array is one empty frame: a zstd file is never empty.
         if (frames_->frames_written() == 0) frames_->compress(nullptr, 0, file_, codec_);
+        if (settings_.seek_table) {
+            const std::vector<unsigned char> table = encode_seek_table(frames_->sizes(), file_.path());
+            file_.append(table.data(), table.size());
+        }
         frames_.reset();
     } else if (!frame_ended_) {
         if (settings_.shuffle) {

@@ -15,7 +15,8 @@
 //    (zstd_frames.hpp): a write of at least threads * frame_size bytes, or
 //    the one that completes the count, is compressed from the caller's
 //    buffer; smaller writes (and shuffled blocks) collect in a batch buffer
-//    of that size first.
+//    of that size first. Unless seek_table is false, the file ends with a
+//    seek table of the frames (zstd_frame_index.hpp), written at close.
 #pragma once
 
 #include "settings.hpp"

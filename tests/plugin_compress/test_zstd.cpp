@@ -531,6 +531,146 @@ TEST_F(ZstdErrors, IndependentFrames) {
     });
 }
 
+// ---- Random access (formatbench.read-at/1) -----------------------------------------
+
+// i64 values 0, 1, 2, ...: value i is i, so every read_at is checked by hand.
+bytes counting(std::size_t n) {
+    bytes b(n * 8);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t v = static_cast<std::int64_t>(i);
+        std::memcpy(b.data() + i * 8, &v, 8);
+    }
+    return b;
+}
+
+// Reads [offset, offset + count) through read_at and checks value i == i.
+testing::AssertionResult reads_counting(formatbench::read_stream& r, std::uint64_t offset,
+                                        std::uint64_t count) {
+    std::vector<std::int64_t> got(count, -1);
+    r.read_at(offset, got.data(), count);
+    for (std::uint64_t k = 0; k < count; ++k)
+        if (got[k] != static_cast<std::int64_t>(offset + k))
+            return testing::AssertionFailure() << "element " << offset + k << " reads " << got[k];
+    return testing::AssertionSuccess();
+}
+
+// 300000 i64 = 2.4 MB in 64 KiB frames: 37 frames (the last shorter).
+constexpr std::size_t at_n = 300000;
+
+void check_read_at(const fs::path& path, const option_list& o) {
+    auto r = plugin(id).open_read(path.string(), FB_DTYPE_I64, at_n, o);
+    const std::uint64_t frame = 65536 / 8; // values per 64 KiB frame
+    EXPECT_TRUE(reads_counting(*r, 0, 1));
+    EXPECT_TRUE(reads_counting(*r, at_n - 1, 1));
+    EXPECT_TRUE(reads_counting(*r, frame - 3, 10));              // across a frame boundary
+    EXPECT_TRUE(reads_counting(*r, 5 * frame - 100, 3 * frame)); // across several
+    EXPECT_TRUE(reads_counting(*r, 0, at_n));                    // everything
+    EXPECT_TRUE(reads_counting(*r, 1234, 512));
+    EXPECT_TRUE(reads_counting(*r, 1234, 512)); // again (the cached frame)
+    std::mt19937_64 rng(7);
+    for (int k = 0; k < 200; ++k) {
+        const std::uint64_t count = 1 + rng() % 5000;
+        const std::uint64_t offset = rng() % (at_n - count + 1);
+        ASSERT_TRUE(reads_counting(*r, offset, count)) << offset << "+" << count;
+    }
+    r->read_at(17, nullptr, 0); // an empty range reads nothing
+    std::int64_t one = 0;
+    std::string message;
+    EXPECT_EQ(status_of([&] { r->read_at(at_n, &one, 1); }, &message), FB_E_TRUNCATED) << message;
+    EXPECT_EQ(status_of([&] { r->read_at(at_n - 2, &one, 3); }, &message), FB_E_TRUNCATED) << message;
+    EXPECT_TRUE(reads_counting(*r, at_n - 2, 2)); // still readable after a refused range
+    r->close();
+}
+
+TEST(ZstdReadAt, IndependentFramesWithAndWithoutShuffleAndSeekTable) {
+    temp_dir dir;
+    const bytes data = counting(at_n);
+    for (const char* shuffle : {"false", "true"})
+        for (const char* table : {"true", "false"}) {
+            SCOPED_TRACE(testing::Message() << "shuffle " << shuffle << ", seek_table " << table);
+            // A 5000-byte shuffle block: blocks that straddle frames.
+            const option_list o = {{"frames", "independent"}, {"frame_size", "64KiB"},
+                                   {"threads", "2"},          {"shuffle", shuffle},
+                                   {"shuffle_block", "5000"}, {"seek_table", table}};
+            write_array(id, dir / "a.zst", FB_DTYPE_I64, data, o);
+            frame_list l = list_frames(read_file(dir / "a.zst"));
+            EXPECT_EQ(l.content_sizes.size(), 37u);
+            EXPECT_EQ(l.skippable, std::string(table) == "true" ? 1u : 0u);
+            check_read_at(dir / "a.zst", o);
+            // read() is unchanged by the table.
+            EXPECT_TRUE(same_bytes(read_array(id, dir / "a.zst", FB_DTYPE_I64, at_n, o, 9999), data));
+        }
+}
+
+// The seek table, read by hand from the file's last bytes as zstd's
+// seekable format defines it: a skippable frame 0x184D2A5E of 8-byte
+// entries (compressed, decompressed size), then the frame count, a
+// descriptor byte and the magic 0x8F92EAB1.
+TEST(ZstdReadAt, SeekTableIsZstdsSeekableFormat) {
+    temp_dir dir;
+    write_array(id, dir / "a.zst", FB_DTYPE_I64, counting(at_n),
+                {{"frames", "independent"}, {"frame_size", "64KiB"}});
+    const bytes f = read_file(dir / "a.zst");
+    auto le32 = [&](std::size_t at) {
+        return std::uint32_t(f[at]) | std::uint32_t(f[at + 1]) << 8 | std::uint32_t(f[at + 2]) << 16 |
+               std::uint32_t(f[at + 3]) << 24;
+    };
+    ASSERT_GT(f.size(), 17u);
+    EXPECT_EQ(le32(f.size() - 4), 0x8F92EAB1u);
+    EXPECT_EQ(f[f.size() - 5], 0); // no checksums
+    const std::uint32_t frames = le32(f.size() - 9);
+    EXPECT_EQ(frames, 37u);
+    const std::size_t table = 8 + 8 * std::size_t{frames} + 9;
+    ASSERT_LE(table, f.size());
+    const std::size_t start = f.size() - table;
+    EXPECT_EQ(le32(start), 0x184D2A5Eu);
+    EXPECT_EQ(le32(start + 4), table - 8);
+    std::uint64_t compressed = 0, decompressed = 0;
+    for (std::uint32_t i = 0; i < frames; ++i) {
+        compressed += le32(start + 8 + 8 * i);
+        decompressed += le32(start + 12 + 8 * i);
+    }
+    EXPECT_EQ(compressed, start);
+    EXPECT_EQ(decompressed, at_n * 8);
+}
+
+TEST(ZstdReadAt, OneFrameIsRefusedNamingTheOption) {
+    temp_dir dir;
+    write_array(id, dir / "a.zst", FB_DTYPE_I64, counting(1000), {});
+    auto r = plugin(id).open_read((dir / "a.zst").string(), FB_DTYPE_I64, 1000, {});
+    std::int64_t v = 0;
+    std::string message;
+    EXPECT_EQ(status_of([&] { r->read_at(10, &v, 1); }, &message), FB_E_UNSUPPORTED);
+    EXPECT_NE(message.find("frames: independent"), std::string::npos) << message;
+    EXPECT_NE(message.find("a.zst"), std::string::npos) << message;
+    r->close();
+}
+
+TEST(ZstdReadAt, CountMismatchAndDamagedFrame) {
+    temp_dir dir;
+    const option_list o = {{"frames", "independent"}, {"frame_size", "64KiB"}};
+    write_array(id, dir / "a.zst", FB_DTYPE_I64, counting(at_n), o);
+    std::int64_t v = 0;
+    std::string message;
+    {
+        auto r = plugin(id).open_read((dir / "a.zst").string(), FB_DTYPE_I64, at_n + 1, o);
+        EXPECT_EQ(status_of([&] { r->read_at(0, &v, 1); }, &message), FB_E_TRUNCATED) << message;
+        r->close();
+    }
+    // A flipped byte inside frame 3's compressed data (its checksum catches it); other frames still read.
+    bytes f = read_file(dir / "a.zst");
+    std::size_t at = 0;
+    for (int i = 0; i < 3; ++i)
+        at += ZSTD_findFrameCompressedSize(f.data() + at, f.size() - at);
+    f[at + ZSTD_findFrameCompressedSize(f.data() + at, f.size() - at) / 2] ^= 0x10;
+    write_file(dir / "b.zst", f);
+    auto r = plugin(id).open_read((dir / "b.zst").string(), FB_DTYPE_I64, at_n, o);
+    const int st = status_of([&] { r->read_at(3 * 8192 + 5, &v, 1); }, &message);
+    EXPECT_TRUE(st == FB_E_CORRUPT || st == FB_E_TRUNCATED) << st << " " << message;
+    EXPECT_TRUE(reads_counting(*r, 0, 100));
+    r->close();
+}
+
 // ---- The zstd command (run with --require-tool=zstd) ------------------------------
 
 // Writes with the plugin, decompresses with `zstd -dc`: the raw array, or
@@ -668,6 +808,43 @@ TEST(ZstdTool, ConcatenatedFramesAreRefused) {
     // With it, they are 2000 values.
     EXPECT_TRUE(same_bytes(read_array(id, dir / "c.zst", FB_DTYPE_U8, 2000, {{"frames", "independent"}}),
                            concat(data, data)));
+}
+
+TEST(ZstdTool, SeekTableKeepsCommandOutputAndReadAtReadsCommandFiles) {
+    temp_dir dir;
+    const bytes data = counting(at_n);
+    // zstd -d skips the seek table: the same bytes as without it.
+    for (const char* shuffle : {"false", "true"}) {
+        const option_list o = {{"frames", "independent"}, {"frame_size", "64KiB"}, {"shuffle", shuffle}};
+        write_array(id, dir / "a.zst", FB_DTYPE_I64, data, o);
+        ASSERT_TRUE(run("zstd -q -dc " + quoted(dir / "a.zst") + " > " + quoted(dir / "a.out")));
+        const bytes want =
+            std::string(shuffle) == "true" ? reference_shuffle(data, 8, std::size_t{1} << 20) : data;
+        EXPECT_TRUE(same_bytes(read_file(dir / "a.out"), want));
+    }
+    // Files without a table, from the command: the frame headers are walked.
+    write_file(dir / "in.bin", data);
+    write_file(dir / "a.bin", bytes(data.begin(), data.begin() + 1000000));
+    write_file(dir / "b.bin", bytes(data.begin() + 1000000, data.end()));
+    const option_list o = {{"frames", "independent"}};
+    ASSERT_TRUE(run("zstd -q -c " + quoted(dir / "a.bin") + " > " + quoted(dir / "c.zst") +
+                    " && zstd -q -c -B4096 " + quoted(dir / "b.bin") + " >> " + quoted(dir / "c.zst")));
+    auto r = plugin(id).open_read((dir / "c.zst").string(), FB_DTYPE_I64, at_n, o);
+    EXPECT_TRUE(reads_counting(*r, 0, 10));
+    EXPECT_TRUE(reads_counting(*r, 1000000 / 8 - 5, 10)); // across the two files' frames
+    EXPECT_TRUE(reads_counting(*r, at_n - 7, 7));
+    r->close();
+    // One frame of the command is one frame: read_at is refused with frames: one.
+    ASSERT_TRUE(run("cat " + quoted(dir / "in.bin") + " | zstd -q -c > " + quoted(dir / "p.zst") +
+                    " && cat " + quoted(dir / "p.zst") + " " + quoted(dir / "p.zst") + " > " +
+                    quoted(dir / "pp.zst")));
+    // Frames without a content size (from a pipe): read-at cannot place them.
+    auto q = plugin(id).open_read((dir / "pp.zst").string(), FB_DTYPE_I64, 2 * at_n, o);
+    std::int64_t v = 0;
+    std::string message;
+    EXPECT_EQ(status_of([&] { q->read_at(0, &v, 1); }, &message), FB_E_UNSUPPORTED);
+    EXPECT_NE(message.find("content size"), std::string::npos) << message;
+    q->close();
 }
 
 } // namespace

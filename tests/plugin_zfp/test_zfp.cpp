@@ -5,7 +5,9 @@
 // computed by hand from zfp's stream layout (a 96-bit header, blocks of 4
 // values of 4 x rate bits, padded to a 64-bit word); options refused with
 // their name and range, parameters of other modes ignored; truncated, trailing, wrong-type, wrong-count and
-// garbage files refused.
+// garbage files refused; data sets of 2 to 4 axes as zfp fields of that
+// rank (extents in the header read with libzfp, round trips, a smooth 3-D
+// field smaller than flat at the same accuracy, shapes refused).
 #include "zfp_test_support.hpp"
 
 #include <zfp.h>
@@ -274,6 +276,213 @@ TEST_F(ZfpErrors, FlippedHeaderBitsAreRefusedAndNoFlipCrashes) {
             status_of([&] { read_array(id, dir_ / "bad.zfp", FB_DTYPE_F64, n_, {}, trial % 2 ? 999 : 0); });
         EXPECT_TRUE(st == FB_OK || st == FB_E_CORRUPT || st == FB_E_TRUNCATED) << st;
     }
+}
+
+// ---- N-D data sets (ABI 1.2 shapes) ----------------------------------------------
+
+using shape_t = std::vector<std::uint64_t>;
+
+std::size_t count_of(const shape_t& shape) {
+    std::size_t n = 1;
+    for (std::uint64_t e : shape)
+        n *= static_cast<std::size_t>(e);
+    return n;
+}
+
+// Writes `data` as a data set of `shape` (row-major), in chunks of `chunk`
+// values (0: one write).
+void write_shaped(const std::string& path, fb_dtype d, const bytes& data, const shape_t& shape,
+                  const option_list& o, std::size_t chunk = 0) {
+    const std::size_t n = data.size() / esize(d);
+    auto w = plugin(id).open_write(path, d, n, o, formatbench::open_layout{shape});
+    const std::size_t step = chunk ? chunk : std::max<std::size_t>(n, 1);
+    for (std::size_t i = 0; i < n; i += step)
+        w->write(data.data() + i * esize(d), std::min(step, n - i));
+    w->close();
+}
+
+bytes read_shaped(const std::string& path, fb_dtype d, const shape_t& shape, const option_list& o = {}) {
+    bytes out(count_of(shape) * esize(d));
+    auto r = plugin(id).open_read(path, d, count_of(shape), o, formatbench::open_layout{shape});
+    r->read(out.data(), count_of(shape));
+    r->close();
+    return out;
+}
+
+// The extents in the file's zfp header, read with libzfp (x first).
+std::vector<std::size_t> header_extents(const std::string& path) {
+    bytes head = file_bytes(path);
+    head.resize(head.size() + 64, 0);
+    bitstream* bs = stream_open(head.data(), head.size());
+    zfp_stream* zs = zfp_stream_open(bs);
+    zfp_field* f = zfp_field_alloc();
+    const std::size_t bits = zfp_read_header(zs, f, ZFP_HEADER_FULL);
+    std::vector<std::size_t> e;
+    if (bits) {
+        const std::size_t all[4] = {f->nx, f->ny, f->nz, f->nw};
+        for (unsigned i = 0; i < zfp_field_dimensionality(f); ++i)
+            e.push_back(all[i]);
+    }
+    zfp_field_free(f);
+    zfp_stream_close(zs);
+    stream_close(bs);
+    return e;
+}
+
+// A smooth 3-D field (sums of sines along each axis) of shape [nz, ny, nx]:
+// smooth along every axis, which 1-D blocks (4 neighbours along x) cannot
+// exploit across rows and planes and 4 x 4 x 4 blocks can.
+bytes smooth_field(const shape_t& shape) {
+    const std::size_t nz = shape[0], ny = shape[1], nx = shape[2];
+    bytes out(nz * ny * nx * 8);
+    for (std::size_t z = 0; z < nz; ++z)
+        for (std::size_t y = 0; y < ny; ++y)
+            for (std::size_t x = 0; x < nx; ++x) {
+                const double v = std::sin(0.11 * double(x)) + std::cos(0.07 * double(y)) +
+                                 std::sin(0.05 * double(z) + 0.3) * std::cos(0.02 * double(x + y));
+                std::memcpy(out.data() + ((z * ny + y) * nx + x) * 8, &v, 8);
+            }
+    return out;
+}
+
+TEST(ZfpShape, HeaderHoldsTheShapeWithXFastest) {
+    temp_dir dir;
+    const std::string path = dir / "a.zfp";
+    write_shaped(path, FB_DTYPE_F64, smooth_data(FB_DTYPE_F64, 7 * 9 * 11), {7, 9, 11}, reversible);
+    EXPECT_EQ(header_extents(path), (std::vector<std::size_t>{11, 9, 7}));
+    write_shaped(path, FB_DTYPE_F32, smooth_data(FB_DTYPE_F32, 13 * 17), {13, 17}, reversible);
+    EXPECT_EQ(header_extents(path), (std::vector<std::size_t>{17, 13}));
+    write_shaped(path, FB_DTYPE_I32, smooth_data(FB_DTYPE_I32, 2 * 3 * 5 * 6), {2, 3, 5, 6}, reversible);
+    EXPECT_EQ(header_extents(path), (std::vector<std::size_t>{6, 5, 3, 2}));
+    // One axis, or no shape, is 1-D.
+    write_shaped(path, FB_DTYPE_F64, smooth_data(FB_DTYPE_F64, 1000), {1000}, reversible);
+    EXPECT_EQ(header_extents(path), (std::vector<std::size_t>{1000}));
+}
+
+TEST(ZfpShape, ReversibleRoundTripsAreBitExactIn2DAnd3D) {
+    temp_dir dir;
+    const std::string path = dir / "a.zfp";
+    for (fb_dtype d : zfp_dtypes)
+        for (const shape_t& shape : {shape_t{13, 17}, shape_t{7, 9, 11}, shape_t{8, 8, 8}, shape_t{1, 5}})
+            for (std::size_t chunk : {std::size_t{0}, std::size_t{100}}) {
+                SCOPED_TRACE(testing::Message()
+                             << formatbench::dtype_name(d) << " " << shape.size() << "-D chunk " << chunk);
+                const bytes data = make_data(d, count_of(shape)); // extremes, NaN and infinities included
+                write_shaped(path, d, data, shape, reversible, chunk);
+                EXPECT_EQ(first_difference(read_shaped(path, d, shape), data, esize(d)), "");
+                // Without a shape the reader gives the values flat, in C order.
+                EXPECT_EQ(first_difference(read_array(id, path, d, count_of(shape), {}, 7), data, esize(d)),
+                          "");
+            }
+}
+
+TEST(ZfpShape, AccuracyHoldsIn2DAnd3D) {
+    temp_dir dir;
+    const std::string path = dir / "a.zfp";
+    for (fb_dtype d : {FB_DTYPE_F64, FB_DTYPE_F32})
+        for (const shape_t& shape : {shape_t{50, 61}, shape_t{21, 18, 23}})
+            for (const char* tolerance : {"0.01", "1e-6"}) {
+                if (d == FB_DTYPE_F32 && std::string(tolerance) == "1e-6")
+                    continue; // below f32's ulp at 1000
+                SCOPED_TRACE(testing::Message() << formatbench::dtype_name(d) << " " << shape.size()
+                                                << "-D accuracy " << tolerance);
+                const bytes data = smooth_data(d, count_of(shape));
+                const option_list o = {{"mode", "accuracy"}, {"accuracy", tolerance}};
+                write_shaped(path, d, data, shape, o);
+                const bytes got = read_shaped(path, d, shape, o);
+                EXPECT_LE(max_abs_error(got, data, d), std::stod(tolerance));
+                EXPECT_LT(fs::file_size(path), data.size());
+            }
+}
+
+TEST(ZfpShape, RateAndPrecisionModesIn3D) {
+    temp_dir dir;
+    const std::string path = dir / "a.zfp";
+    const shape_t shape = {8, 12, 16}; // 2 x 3 x 4 = 24 blocks of 4 x 4 x 4 values
+    const bytes data = smooth_data(FB_DTYPE_F64, count_of(shape));
+    // Rate mode: every 3-D block takes exactly 64 x rate bits after the
+    // 96-bit header, padded to a stream word.
+    write_shaped(path, FB_DTYPE_F64, data, shape, {{"mode", "rate"}, {"rate", "8"}});
+    const std::uint64_t bits = 96 + 24 * 64 * 8, word = stream_word_bits;
+    EXPECT_EQ(fs::file_size(path), (bits + word - 1) / word * word / 8);
+    EXPECT_EQ(read_shaped(path, FB_DTYPE_F64, shape).size(), data.size());
+    // Precision mode reads back the same values whichever way it is read.
+    write_shaped(path, FB_DTYPE_F64, data, shape, precision16);
+    EXPECT_EQ(read_shaped(path, FB_DTYPE_F64, shape), read_array(id, path, FB_DTYPE_F64, count_of(shape)));
+}
+
+TEST(ZfpShape, ASmooth3DFieldCompressesBetterIn3DThanFlat) {
+    temp_dir dir;
+    const shape_t shape = {40, 48, 56};
+    const bytes data = smooth_field(shape);
+    for (const char* tolerance : {"1e-3", "1e-6"}) {
+        SCOPED_TRACE(tolerance);
+        const option_list o = {{"mode", "accuracy"}, {"accuracy", tolerance}};
+        write_shaped(dir / "3d.zfp", FB_DTYPE_F64, data, shape, o);
+        write_array(id, dir / "1d.zfp", FB_DTYPE_F64, data, o);
+        EXPECT_EQ(header_extents(dir / "1d.zfp").size(), 1u);
+        // Both within the tolerance; the 3-D stream smaller.
+        EXPECT_LE(max_abs_error(read_shaped(dir / "3d.zfp", FB_DTYPE_F64, shape), data, FB_DTYPE_F64),
+                  std::stod(tolerance));
+        EXPECT_LE(
+            max_abs_error(read_array(id, dir / "1d.zfp", FB_DTYPE_F64, count_of(shape)), data, FB_DTYPE_F64),
+            std::stod(tolerance));
+        EXPECT_LT(fs::file_size(dir / "3d.zfp"), fs::file_size(dir / "1d.zfp"));
+    }
+}
+
+TEST(ZfpShape, ShapesZfpCannotHoldAreRefusedAtOpen) {
+    temp_dir dir;
+    const std::string path = dir / "a.zfp";
+    std::string message;
+    // Five axes: zfp has fields of 1 to 4 dimensions.
+    EXPECT_EQ(
+        status_of(
+            [&] {
+                plugin(id).open_write(path, FB_DTYPE_F64, 32, {}, formatbench::open_layout{{2, 2, 2, 2, 2}});
+            },
+            &message),
+        FB_E_UNSUPPORTED);
+    EXPECT_NE(message.find("[2, 2, 2, 2, 2]"), std::string::npos) << message;
+    EXPECT_NE(message.find("1 to 4 dimensions"), std::string::npos) << message;
+    EXPECT_FALSE(fs::exists(path));
+    // 4-D extents have 12 bits each in zfp's header.
+    EXPECT_EQ(status_of(
+                  [&] {
+                      plugin(id).open_write(path, FB_DTYPE_F64, 5000 * 8, {},
+                                            formatbench::open_layout{{5000, 2, 2, 2}});
+                  },
+                  &message),
+              FB_E_UNSUPPORTED);
+    EXPECT_NE(message.find("header"), std::string::npos) << message;
+    EXPECT_FALSE(fs::exists(path));
+    // Reading with five axes: the same refusal.
+    write_array(id, path, FB_DTYPE_F64, smooth_data(FB_DTYPE_F64, 32));
+    EXPECT_EQ(
+        status_of(
+            [&] {
+                plugin(id).open_read(path, FB_DTYPE_F64, 32, {}, formatbench::open_layout{{2, 2, 2, 2, 2}});
+            },
+            &message),
+        FB_E_UNSUPPORTED);
+}
+
+TEST(ZfpShape, TheFileMustHaveTheDataSetsShape) {
+    temp_dir dir;
+    const std::string path = dir / "a.zfp";
+    const bytes data = smooth_data(FB_DTYPE_F64, 512);
+    write_shaped(path, FB_DTYPE_F64, data, {8, 8, 8}, reversible);
+    std::string message;
+    for (const shape_t& other : {shape_t{8, 64}, shape_t{512}, shape_t{8, 4, 16}}) {
+        EXPECT_EQ(status_of([&] { read_shaped(path, FB_DTYPE_F64, other); }, &message), FB_E_CORRUPT);
+        EXPECT_NE(message.find("[8, 8, 8]"), std::string::npos) << message;
+        EXPECT_NE(message.find("a.zfp"), std::string::npos) << message;
+    }
+    // A flat file read as 3-D: refused the same way.
+    write_array(id, path, FB_DTYPE_F64, data);
+    EXPECT_EQ(status_of([&] { read_shaped(path, FB_DTYPE_F64, {8, 8, 8}); }, &message), FB_E_CORRUPT);
+    EXPECT_NE(message.find("[512]"), std::string::npos) << message;
+    EXPECT_NE(message.find("[8, 8, 8]"), std::string::npos) << message;
 }
 
 } // namespace

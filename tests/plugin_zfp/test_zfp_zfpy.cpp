@@ -5,7 +5,8 @@
 // zfpy's values against the original equals the one computed here from the
 // plugin's; every file zfpy.compress_numpy writes (each mode, 1-D and a
 // 3-D array read as its values in C order) reads through the plugin as
-// zfpy decompresses it. Exits 77 (SKIP) without zfpy.
+// zfpy decompresses it; a data set of 2, 3 or 4 axes written by the plugin
+// comes back from zfpy with that shape. Exits 77 (SKIP) without zfpy.
 #include "zfp_test_support.hpp"
 
 #include <map>
@@ -122,6 +123,77 @@ TEST(ZfpZfpy, PluginReadsZfpyFilesAsZfpyDoes) {
         ++files;
     }
     EXPECT_EQ(files, 2 * (4 + 4 + 3 + 3));
+}
+
+// Each manifest line: FILE ORIGINAL PLUGIN_VALUES CODE SHAPE (axes joined
+// by 'x', row-major) TOLERANCE (0: bit-exact). Prints "FILE SHAPE MAXERR"
+// per file (zfpy's shape, and its max abs error against the original);
+// exits 1 when zfpy's values differ from the plugin's.
+const char* shape_script = R"py(
+import sys, numpy as np, zfpy
+bad = 0
+out = open(sys.argv[2], 'w')
+for line in open(sys.argv[1]):
+    path, orig, mine, code, shape, tol = line.split()
+    z = zfpy.decompress_numpy(open(path, 'rb').read())
+    want = np.fromfile(mine, dtype=code)
+    if z.dtype != np.dtype(code) or z.ravel().tobytes() != want.tobytes():
+        print(f"{path}: zfpy gives {z.dtype} {z.shape}, not the plugin's values")
+        bad += 1
+    x = np.fromfile(orig, dtype=code).astype('f8').reshape(z.shape)
+    out.write(f"{path} {'x'.join(map(str, z.shape))} {np.abs(z.astype('f8') - x).max():.17g}\n")
+sys.exit(1 if bad else 0)
+)py";
+
+TEST(ZfpZfpy, ZfpyReturnsThePluginsNDArraysWithTheirShape) {
+    temp_dir dir;
+    std::ostringstream manifest;
+    struct expected {
+        std::string shape;
+        double tolerance;
+    };
+    std::map<std::string, expected> want;
+    const std::vector<std::pair<std::vector<std::uint64_t>, std::string>> shapes = {
+        {{10, 12, 14}, "10x12x14"}, {{9, 31}, "9x31"}, {{3, 4, 5, 6}, "3x4x5x6"}};
+    int k = 0;
+    for (fb_dtype d : {FB_DTYPE_F64, FB_DTYPE_F32, FB_DTYPE_I32})
+        for (const auto& [shape, text] : shapes)
+            for (const char* tolerance : {"0", "0.001"}) {
+                const bool lossy = std::string(tolerance) != "0";
+                if (lossy && d == FB_DTYPE_I32) continue;
+                std::size_t n = 1;
+                for (std::uint64_t e : shape)
+                    n *= static_cast<std::size_t>(e);
+                const std::string base = dir / ("s" + std::to_string(k++));
+                const bytes data = smooth_data(d, n, static_cast<unsigned>(k));
+                const option_list o =
+                    lossy ? option_list{{"mode", "accuracy"}, {"accuracy", tolerance}} : option_list{};
+                auto w = plugin(id).open_write(base + ".zfp", d, n, o, formatbench::open_layout{shape});
+                w->write(data.data(), n);
+                w->close();
+                bytes got(data.size());
+                auto r = plugin(id).open_read(base + ".zfp", d, n, {}, formatbench::open_layout{shape});
+                r->read(got.data(), n);
+                r->close();
+                put_file(base + ".orig", data);
+                put_file(base + ".mine", got);
+                manifest << base << ".zfp " << base << ".orig " << base << ".mine " << numpy_code(d) << " "
+                         << text << " " << tolerance << "\n";
+                want[base + ".zfp"] = {text, std::stod(tolerance)};
+            }
+    put_file(dir / "manifest", manifest.str());
+    ASSERT_EQ(run_python(dir, shape_script, {dir / "manifest", dir / "errors"}), 0);
+    std::istringstream errors(file_text(dir / "errors"));
+    std::string path, shape;
+    double err = 0;
+    int lines = 0;
+    while (errors >> path >> shape >> err) {
+        SCOPED_TRACE(path);
+        EXPECT_EQ(shape, want.at(path).shape); // numpy's shape is the data set's, row-major
+        EXPECT_LE(err, want.at(path).tolerance);
+        ++lines;
+    }
+    EXPECT_EQ(lines, k);
 }
 
 } // namespace
