@@ -1,10 +1,10 @@
 // Unit tests of compare (core/src/results/compare.hpp) on synthetic records:
 // matching by key and by options, ratios, geometric mean, unmatched and not
 // comparable cases, the unreliable flag and the threshold gate.
+#include "base/error.hpp"
 #include "report/compare_output.hpp"
 #include "results/compare.hpp"
 #include "results/load.hpp"
-#include "base/error.hpp"
 #include "synthetic.hpp"
 
 #include <gtest/gtest.h>
@@ -276,4 +276,50 @@ TEST(Compare, RatioEqualToOnePlusThresholdIsNotFlagged) {
     // p must be below alpha: the same ratio with alpha 0 is never flagged.
     o.alpha = 0;
     EXPECT_FALSE(compare_results(base, with_times(2.0), o).gate_fails());
+}
+
+namespace {
+
+// A case read under a pattern whose every repetition has p99 = `p99_ns`.
+case_result with_p99(case_result c, double p99_ns) {
+    c.spec.params.access = access_mode::random;
+    for (repetition& r : c.samples) {
+        latency_summary l;
+        l.ops = 100;
+        l.p50_ns = p99_ns / 10, l.p99_ns = p99_ns, l.max_ns = p99_ns * 2, l.mean_ns = p99_ns / 5;
+        r.read.latency = l;
+    }
+    return c;
+}
+
+} // namespace
+
+TEST(CompareLatency, P99RatioIsNewOverBase) {
+    const study_result base = test::make_result({with_p99(test::make_case("d", "raw", 1.0, 1.0), 100)});
+    const study_result next = test::make_result({with_p99(test::make_case("d", "raw", 1.0, 1.0), 200)});
+    const comparison c = compare_results(base, next, {});
+    ASSERT_EQ(c.cases.size(), 1u);
+    EXPECT_EQ(c.cases[0].base_p99_ns, 100);
+    EXPECT_EQ(c.cases[0].new_p99_ns, 200);
+    EXPECT_DOUBLE_EQ(c.cases[0].p99_ratio, 2.0);
+    std::ostringstream table, js;
+    write_comparison(c, "table", table);
+    EXPECT_NE(table.str().find("p99 ratio"), std::string::npos) << table.str();
+    EXPECT_NE(table.str().find("2.00"), std::string::npos) << table.str();
+    EXPECT_NE(table.str().find("p99 ratio = new / base"), std::string::npos) << table.str();
+    write_comparison(c, "json", js);
+    const auto j = nlohmann::json::parse(js.str());
+    EXPECT_DOUBLE_EQ(j["cases"][0]["read_p99"]["ratio"].get<double>(), 2.0);
+}
+
+TEST(CompareLatency, WithoutLatencyThereIsNoP99) {
+    // A record of schema 3 has no latency: the comparison is as before.
+    const study_result base = test::make_result({test::make_case("d", "raw", 1.0, 1.0)});
+    const study_result next = test::make_result({test::make_case("d", "raw", 1.0, 1.0)});
+    const comparison c = compare_results(base, next, {});
+    ASSERT_EQ(c.cases.size(), 1u);
+    EXPECT_TRUE(std::isnan(c.cases[0].p99_ratio));
+    std::ostringstream table;
+    write_comparison(c, "table", table);
+    EXPECT_EQ(table.str().find("p99"), std::string::npos) << table.str();
 }

@@ -200,3 +200,49 @@ TEST(HtmlReport, ChunkSweepOnAPowerOfTwoAxis) {
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
     fs::remove_all(dir);
 }
+
+namespace {
+
+// Two formats read under one random pattern (latency CDF of 101 points)
+// and one that read whole (no latency).
+study_result latency_record() {
+    std::vector<case_result> cases = {test::make_case("d", "raw", 1.0, 1.0, 3),
+                                      test::make_case("d", "zlib", 1.0, 1.0, 3),
+                                      test::make_case("d", "mmap", 1.0, 1.0, 3)};
+    for (std::size_t k = 0; k < 2; ++k) {
+        cases[k].spec.params.access = access_mode::random;
+        for (repetition& r : cases[k].samples) {
+            latency_summary l;
+            l.ops = 100;
+            for (int i = 0; i <= 100; ++i)
+                l.cdf_ns.push_back(1000.0 * (k + 1) * (1 + i));
+            l.p99_ns = l.cdf_ns[99];
+            l.mean_ns = 5000;
+            r.read.latency = l;
+        }
+    }
+    return test::make_result(cases);
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
+} // namespace
+
+TEST(HtmlReport, LatencyCdfChartHasALinePerPatternedCase) {
+    const html_report r = render_html_report({{"lat.json", latency_record()}}, "");
+    const auto it = std::find_if(r.charts.begin(), r.charts.end(),
+                                 [](const auto& c) { return c.first.starts_with("latency-cdf-"); });
+    ASSERT_NE(it, r.charts.end()) << r.html;
+    EXPECT_EQ(count(it->second, "<polyline class=\"line\""), 2u) << it->second; // raw and zlib, not mmap
+    EXPECT_NE(it->second.find("log scale"), std::string::npos);
+    EXPECT_NE(it->second.find("data-lines=\"2\""), std::string::npos);
+    // A record without latency (schema 3 style) has no CDF chart.
+    const html_report plain = render_html_report({{"one.json", sample_record(1.0, "h")}}, "");
+    for (const auto& c : plain.charts)
+        EXPECT_FALSE(c.first.starts_with("latency-cdf-")) << c.first;
+}

@@ -646,3 +646,82 @@ TEST(Numbers, MarkdownAndConsoleShowTheValuesWithUnits) {
     EXPECT_NE(console.find("6.00x"), std::string::npos) << console;
     EXPECT_NE(console.find("2000"), std::string::npos) << console;
 }
+
+namespace {
+
+// hand_made_result with the "fast" case read under a random pattern: three
+// repetitions whose latency figures are chosen so that each median over
+// the repetitions is known: p99 {5000, 1000, 3000} ns -> 3000, p50 {100,
+// 300, 200} -> 200, mean {1000, 2000, 4000} ns -> IOPS {1e6, 5e5, 2.5e5}
+// -> 5e5.
+study_result latency_result() {
+    study_result r = hand_made_result();
+    case_result& fast = r.cases[1];
+    fast.spec.params.access = access_mode::random;
+    const double p50[] = {100, 300, 200}, p90[] = {400, 600, 500}, p99[] = {5000, 1000, 3000},
+                 p999[] = {7000, 9000, 8000}, max[] = {10000, 20000, 30000}, mean[] = {1000, 2000, 4000};
+    for (std::size_t i = 0; i < fast.samples.size() && i < 3; ++i) {
+        latency_summary l;
+        l.ops = 10;
+        l.bytes = 40960;
+        l.min_ns = 50;
+        l.p50_ns = p50[i], l.p90_ns = p90[i], l.p99_ns = p99[i], l.p999_ns = p999[i], l.max_ns = max[i];
+        l.mean_ns = mean[i];
+        for (int k = 0; k <= 100; ++k)
+            l.cdf_ns.push_back(50 + k * (max[i] - 50) / 100);
+        fast.samples[i].read.latency = l;
+    }
+    return r;
+}
+
+} // namespace
+
+TEST(Latency, CaseSummaryIsTheMedianOverRepetitions) {
+    const json j = to_json(latency_result());
+    EXPECT_FALSE(j["cases"][0]["read"].contains("latency")); // no pattern ran
+    const json& l = j["cases"][1]["read"]["latency"];
+    EXPECT_EQ(l["repetitions"], 3);
+    EXPECT_EQ(l["ops"].get<double>(), 10);
+    EXPECT_EQ(l["p99_ns"].get<double>(), 3000);
+    EXPECT_EQ(l["p50_ns"].get<double>(), 200);
+    EXPECT_EQ(l["p90_ns"].get<double>(), 500);
+    EXPECT_EQ(l["p99_9_ns"].get<double>(), 8000);
+    EXPECT_EQ(l["max_ns"].get<double>(), 20000);
+    EXPECT_DOUBLE_EQ(l["iops"].get<double>(), 5e5);
+    // Derived: reading the record back and writing it again gives the same.
+    const study_result back = study_result_from_json(j, "test");
+    EXPECT_EQ(to_json(back)["cases"][1]["read"]["latency"], l);
+}
+
+TEST(Latency, CsvCellsAreTheChosenFigures) {
+    const auto rows = parse_csv(render(latency_result(), "csv"));
+    ASSERT_EQ(rows.size(), 3u);
+    auto cell = [&](std::size_t row, const std::string& column) {
+        const auto& header = rows[0];
+        const auto it = std::find(header.begin(), header.end(), column);
+        if (it == header.end()) return std::string("no column ") + column;
+        return rows[row].at(static_cast<std::size_t>(it - header.begin()));
+    };
+    EXPECT_EQ(cell(2, "read_ops"), "10");
+    EXPECT_EQ(cell(2, "read_iops"), "500000");
+    EXPECT_EQ(cell(2, "read_p50_ns"), "200");
+    EXPECT_EQ(cell(2, "read_p90_ns"), "500");
+    EXPECT_EQ(cell(2, "read_p99_ns"), "3000");
+    EXPECT_EQ(cell(2, "read_p99_9_ns"), "8000");
+    EXPECT_EQ(cell(2, "read_max_ns"), "20000");
+    for (const char* c : {"read_ops", "read_iops", "read_p50_ns", "read_p99_ns", "read_max_ns"})
+        EXPECT_EQ(cell(1, c), "") << c; // no pattern ran
+}
+
+TEST(Latency, ConsoleAndMarkdownShowTheColumnOnlyWhereAPatternRan) {
+    const std::string without = render(hand_made_result(), "console");
+    EXPECT_EQ(without.find("p50/p99"), std::string::npos) << without;
+    EXPECT_EQ(without.find("IOPS"), std::string::npos) << without;
+    const std::string with = render(latency_result(), "console");
+    EXPECT_NE(with.find("p50/p99"), std::string::npos) << with;
+    EXPECT_NE(with.find("200 ns / 3.00 \u00b5s"), std::string::npos) << with;
+    EXPECT_NE(with.find("IOPS"), std::string::npos) << with;
+    const std::string md = render(latency_result(), "markdown");
+    EXPECT_NE(md.find("| 200 ns / 3.00 \u00b5s | 500000 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| - | - |"), std::string::npos) << md; // text: no pattern
+}

@@ -88,6 +88,10 @@ void write_json(const comparison& c, std::ostream& out) {
                             {"verdict", verdict(k)},
                             {"write", phase_json(k.write)},
                             {"read", phase_json(k.read)}};
+        if (std::isfinite(k.base_p99_ns) && std::isfinite(k.new_p99_ns))
+            e["read_p99"] = {{"base_ns", number(k.base_p99_ns)},
+                             {"new_ns", number(k.new_p99_ns)},
+                             {"ratio", number(k.p99_ratio)}};
         if (!k.note.empty()) e["note"] = k.note;
         if (!k.comparable) e["reason"] = k.not_comparable_reason;
         j["cases"].push_back(std::move(e));
@@ -112,10 +116,39 @@ void write_json(const comparison& c, std::ostream& out) {
     out << j.dump(2) << '\n';
 }
 
-std::vector<std::string> header() {
-    return {"dataset",   "format",   "write base", "write new",   "write ratio", "write change", "write p",
-            "read base", "read new", "read ratio", "read change", "read p",      "verdict"};
+std::vector<std::string> row(const case_comparison& k);
+
+// Whether some matched case has a p99 on both sides: only then do the
+// tables show the p99 columns (so comparisons without a pattern look as
+// they did).
+bool with_p99(const comparison& c) {
+    return std::any_of(c.cases.begin(), c.cases.end(),
+                       [](const case_comparison& k) { return std::isfinite(k.p99_ratio); });
 }
+
+std::vector<std::string> header(bool p99) {
+    std::vector<std::string> h = {"dataset",     "format",       "write base",  "write new",
+                                  "write ratio", "write change", "write p",     "read base",
+                                  "read new",    "read ratio",   "read change", "read p"};
+    if (p99) h.insert(h.end(), {"p99 base", "p99 new", "p99 ratio"});
+    h.emplace_back("verdict");
+    return h;
+}
+
+std::vector<std::string> row(const case_comparison& k, bool p99) {
+    std::vector<std::string> r = row(k);
+    if (p99) {
+        const bool both = std::isfinite(k.base_p99_ns) && std::isfinite(k.new_p99_ns) && k.comparable;
+        r.insert(r.end() - 1, {both ? format_duration(k.base_p99_ns * 1e-9) : "-",
+                               both ? format_duration(k.new_p99_ns * 1e-9) : "-",
+                               both ? fmt::format("{:.2f}", k.p99_ratio) : "-"});
+    }
+    return r;
+}
+
+constexpr const char* p99_note = "p99 ratio = new / base of the read operations' 99th-percentile latency "
+                                 "(median over the repetitions; access patterns only; above 1: the slow "
+                                 "tail got slower; not part of the verdict)";
 
 std::vector<std::string> row(const case_comparison& k) {
     const auto& w = k.write;
@@ -184,9 +217,10 @@ std::vector<std::string> summary_lines(const comparison& c) {
 void write_table(const comparison& c, std::ostream& out) {
     out << fmt::format("compare: base {} -> new {} (alpha {:g}, threshold {})\n\n", c.base_source,
                        c.new_source, c.options.alpha, threshold_text(c.options));
-    std::vector<std::vector<std::string>> rows = {header()};
+    const bool p99 = with_p99(c);
+    std::vector<std::vector<std::string>> rows = {header(p99)};
     for (const case_comparison& k : c.cases)
-        rows.push_back(row(k));
+        rows.push_back(row(k, p99));
     // Display width: count UTF-8 lead bytes only (µs, ±).
     auto width = [](const std::string& s) {
         std::size_t w = 0;
@@ -213,6 +247,7 @@ void write_table(const comparison& c, std::ostream& out) {
         out << l << '\n';
     out << "ratio = new median / base median (above 1: slower); p: two-sided Mann-Whitney U over all "
            "samples\n";
+    if (p99) out << p99_note << '\n';
 }
 
 std::string md_cell(const std::string& s) {
@@ -225,7 +260,8 @@ std::string md_cell(const std::string& s) {
 void write_markdown(const comparison& c, std::ostream& out) {
     out << fmt::format("# formatbench compare\n\nBase `{}`, new `{}`; alpha {:g}, threshold {}.\n\n",
                        c.base_source, c.new_source, c.options.alpha, threshold_text(c.options));
-    const auto h = header();
+    const bool p99 = with_p99(c);
+    const auto h = header(p99);
     std::string line = "|", align = "|";
     for (std::size_t i = 0; i < h.size(); ++i) {
         line += fmt::format(" {} |", h[i]);
@@ -234,7 +270,7 @@ void write_markdown(const comparison& c, std::ostream& out) {
     out << line << '\n' << align << '\n';
     for (const case_comparison& k : c.cases) {
         std::string l = "|";
-        for (const std::string& cell : row(k))
+        for (const std::string& cell : row(k, p99))
             l += fmt::format(" {} |", md_cell(cell));
         out << l << '\n';
     }
@@ -243,6 +279,7 @@ void write_markdown(const comparison& c, std::ostream& out) {
         out << "- " << md_cell(l) << '\n';
     out << "- ratio = new median / base median (above 1: slower); p: two-sided Mann-Whitney U over all "
            "samples\n";
+    if (p99) out << "- " << p99_note << '\n';
 }
 
 } // namespace

@@ -75,7 +75,14 @@ std::vector<std::string> columns() {
                              "write_rank_max_s",
                              "read_rank_min_s",
                              "read_rank_median_s",
-                             "read_rank_max_s"})
+                             "read_rank_max_s",
+                             "read_ops",
+                             "read_iops",
+                             "read_p50_ns",
+                             "read_p90_ns",
+                             "read_p99_ns",
+                             "read_p99_9_ns",
+                             "read_max_ns"})
         c.emplace_back(name);
     return c;
 }
@@ -164,6 +171,13 @@ public:
                 row.push_back(spread ? num(spread->median_s) : "");
                 row.push_back(spread ? num(spread->max_s) : "");
             }
+            // Under an access pattern: the read latency (figures.hpp's
+            // latency_medians); empty cells where no pattern ran.
+            if (const auto l = latency_medians(c))
+                for (double v : {l->ops, l->iops, l->p50_ns, l->p90_ns, l->p99_ns, l->p999_ns, l->max_ns})
+                    row.push_back(num(v));
+            else
+                row.insert(row.end(), 7, "");
             for (const std::string& column : metric_columns) {
                 const bool write = column.rfind("write.", 0) == 0;
                 const std::string name = column.substr(write ? 6 : 5);

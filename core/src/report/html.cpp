@@ -23,8 +23,8 @@
 // Output is XHTML-compatible (every element closed, text escaped), so an XML
 // parser reads it; the tests do exactly that.
 #include "report/html.hpp"
-#include "report/verdict.hpp"
 #include "report/rank_scaling.hpp"
+#include "report/verdict.hpp"
 
 #include "report/svg.hpp"
 #include "report/sweeps.hpp"
@@ -441,7 +441,52 @@ private:
             figure(svg::render(sp), sp.id, "");
         }
         scatter(d, es);
+        latency_cdfs(d, es);
         close_charts();
+    }
+
+    // Read latency CDFs (access patterns): one chart per pattern of the data
+    // set, one line per case (and record) that read under it, x the latency
+    // on a log axis (ns to µs and ms), y the percentile 0..100 %. A line is
+    // the case's CDF, the median over its repetitions point by point
+    // (figures.hpp's latency_medians).
+    void latency_cdfs(const std::string& d, const std::vector<const entry*>& es) {
+        std::vector<std::string> patterns; // chart order: first seen
+        std::map<std::string, std::vector<std::pair<const entry*, latency_figures>>> by_pattern;
+        for (const entry* e : es) {
+            auto l = latency_medians(*e->c);
+            if (!l || l->cdf_ns.size() < 2) continue;
+            const run_params& p = e->c->spec.params;
+            const std::string pattern = fmt::format("{} {} B blocks", to_string(p.access), p.access_block);
+            if (!by_pattern.count(pattern)) patterns.push_back(pattern);
+            by_pattern[pattern].emplace_back(e, std::move(*l));
+        }
+        for (const std::string& pattern : patterns) {
+            svg::xy_chart c;
+            c.x = {"read latency", "", svg::scale_kind::log10, svg::quantity::seconds};
+            c.y = {"operations at or below", "%", svg::scale_kind::linear, svg::quantity::plain};
+            c.y_cover = {0, 100};
+            const auto& lines = by_pattern[pattern];
+            for (std::size_t k = 0; k < lines.size(); ++k) {
+                const auto& [e, l] = lines[k];
+                svg::xy_series s;
+                s.name = series_name(e->file_index, e->row);
+                s.legend = s.name;
+                s.style = k;
+                const double last = static_cast<double>(l.cdf_ns.size() - 1);
+                for (std::size_t i = 0; i < l.cdf_ns.size(); ++i)
+                    if (l.cdf_ns[i] > 0)
+                        s.points.push_back(
+                            {l.cdf_ns[i] * 1e-9, 100.0 * static_cast<double>(i) / last, e->row, false, {}});
+                c.series.push_back(std::move(s));
+            }
+            c.title = svg::rich_text(fmt::format("Read latency CDF, data set {}: {}", d, pattern));
+            c.subtitle = "per case the percentiles 0..100 of its read operations' latencies (median over "
+                         "the repetitions); left is faster, a long right tail is a slow p99";
+            c.id = ids_.make(fmt::format("latency-cdf-{}-{}", d, pattern));
+            c.data = {{"dataset", d}, {"pattern", pattern}, {"lines", std::to_string(lines.size())}};
+            figure(svg::render(c), c.id, "");
+        }
     }
 
     // Size ratio vs round-trip throughput with the Pareto front: one chart

@@ -93,11 +93,12 @@ struct results_table {
 
 // One data set's figures, one column each (the ids --columns takes):
 // format | write | read | write-cv | read-cv | write-rate | read-rate | file
-// | ratio | [resident] | check | [write-speedup | read-speedup | write-ci |
+// | ratio | [resident] | [read-latency | read-iops] | check | [write-speedup | read-speedup | write-ci |
 // read-ci] | status. write and read are the median time with " ~" when the
 // phase is noisy (noise.hpp); write-cv is its spread ("±1.2%"); the rates
 // are MB/s (MiB/s with `units` iec); "resident" appears when a case of the
-// data set measured it, the speed-ups and their intervals when the study
+// data set measured it, read-latency ("p50 / p99") and read-iops when one
+// read under an access pattern, the speed-ups and their intervals when the study
 // has a baseline.
 inline results_table dataset_columns(const study_result& r, const dataset_group& g,
                                      rate_unit units = rate_unit::si) {
@@ -124,6 +125,15 @@ inline results_table dataset_columns(const study_result& r, const dataset_group&
     column("file", "file");
     column("ratio", "ratio");
     if (with_resident) column("resident", "resident");
+    // Only where a case of the data set read under an access pattern, so
+    // that tables without one stay as they were.
+    bool with_latency = false;
+    for (const case_result* c : g.cases)
+        with_latency |= latency_medians(*c).has_value();
+    if (with_latency) {
+        column("read-latency", "read p50/p99");
+        column("read-iops", "read IOPS");
+    }
     column("check", "check");
     if (with_speedup) {
         column("write-speedup", "write speed-up");
@@ -157,6 +167,12 @@ inline results_table dataset_columns(const study_result& r, const dataset_group&
                                         c->file_bytes > 0 ? format_bytes(c->file_bytes) : "-",
                                         format_ratio(size_ratio(*c))};
         if (with_resident) row.push_back(format_percent(median_resident_fraction(*c)));
+        if (with_latency) {
+            const auto l = latency_medians(*c);
+            row.push_back(l ? format_duration(l->p50_ns * 1e-9) + " / " + format_duration(l->p99_ns * 1e-9)
+                            : "-");
+            row.push_back(l ? format_rate(l->iops) : "-");
+        }
         row.push_back(format_check(c->verify));
         if (with_speedup) {
             const case_result* base = find_baseline(r.cases, *c, r.spec.baseline);
@@ -368,6 +384,13 @@ inline std::vector<std::string> legend(const study_result& r, rate_unit units = 
         lines.emplace_back("ratio: payload bytes / file bytes");
     if (any({"check"}))
         lines.emplace_back("check: exact = read back bit-identical; otherwise the largest absolute error");
+    bool latency = false;
+    for (const case_result& c : r.cases)
+        latency |= latency_medians(c).has_value();
+    if (latency && any({"read-latency", "read-iops"}))
+        lines.emplace_back("read p50/p99: under an access pattern, the median and 99th percentile of the "
+                           "read operations' own latencies, each the median over the repetitions; read "
+                           "IOPS: operations per second of their own time (1e9 / mean latency in ns)");
     bool resident = false;
     for (const case_result& c : r.cases)
         resident |= median_resident_fraction(c) >= 0;

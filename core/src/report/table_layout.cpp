@@ -176,7 +176,8 @@ std::vector<laid_out_table> default_view(const results_table& t, std::size_t wid
     }
     std::vector<laid_out_table> out = {main_table()};
     std::vector<display_column> details = {column_of(t, 0)};
-    std::vector<std::string> detail_ids = {"write-rate", "read-rate", "file", "ratio", "resident"};
+    std::vector<std::string> detail_ids = {"write-rate", "read-rate",    "file",     "ratio",
+                                           "resident",   "read-latency", "read-iops"};
     if (spreads_out) detail_ids.insert(detail_ids.end(), {"write-cv", "read-cv"});
     if (intervals_out) detail_ids.insert(detail_ids.end(), {"write-ci", "read-ci"});
     for (const std::string& id : detail_ids)
@@ -198,9 +199,9 @@ std::size_t laid_out_table::width() const {
 
 const std::vector<std::string>& column_ids() {
     static const std::vector<std::string> ids = {
-        "format",       "write",    "read",    "write-cv", "read-cv", "write-rate",
-        "read-rate",    "file",     "ratio",   "resident", "check",   "write-speedup",
-        "read-speedup", "write-ci", "read-ci", "status",   "all"};
+        "format",       "write",    "read",     "write-cv",     "read-cv",   "write-rate", "read-rate",
+        "file",         "ratio",    "resident", "read-latency", "read-iops", "check",      "write-speedup",
+        "read-speedup", "write-ci", "read-ci",  "status",       "all"};
     return ids;
 }
 

@@ -100,6 +100,11 @@ case_comparison compare_case(const case_result& b, const case_result& n, const s
     c.not_comparable_reason = reason;
     c.write = compare_phase(write_times(b), write_times(n), o);
     c.read = compare_phase(read_times(b), read_times(n), o);
+    if (const auto lb = latency_medians(b), ln = latency_medians(n); lb && ln) {
+        c.base_p99_ns = lb->p99_ns;
+        c.new_p99_ns = ln->p99_ns;
+        c.p99_ratio = lb->p99_ns > 0 ? ln->p99_ns / lb->p99_ns : not_a_number;
+    }
     if (!c.comparable) {
         c.write.slower = c.write.faster = c.read.slower = c.read.faster = false;
     } else {

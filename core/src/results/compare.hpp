@@ -7,6 +7,7 @@
 #include "results/result.hpp"
 
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +49,13 @@ struct case_comparison {
     std::string not_comparable_reason; // a side failed or has no samples
     bool unreliable = false;           // a side has fewer than reliable_repetitions samples
     phase_comparison write, read;
+    // The read phase's p99 latency (figures.hpp's latency_medians: median
+    // over the repetitions) when both sides read under an access pattern;
+    // NaN otherwise (e.g. a record of schema 3). p99_ratio = new / base,
+    // above 1: the slow tail got slower. Informative only: no gate.
+    double base_p99_ns = std::numeric_limits<double>::quiet_NaN();
+    double new_p99_ns = std::numeric_limits<double>::quiet_NaN();
+    double p99_ratio = std::numeric_limits<double>::quiet_NaN();
     bool slower() const noexcept { return comparable && (write.slower || read.slower); }
 };
 

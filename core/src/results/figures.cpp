@@ -53,6 +53,39 @@ std::optional<rank_spread> rank_spread_medians(const case_result& c, bool write)
                        summarize(std::move(hi)).median};
 }
 
+std::optional<latency_figures> latency_medians(const case_result& c) {
+    std::vector<const phase_sample*> reads;
+    for (const repetition& rep : c.samples)
+        if (rep.read.latency) reads.push_back(&rep.read);
+    if (reads.empty()) return std::nullopt;
+    auto median = [&](auto get) {
+        std::vector<double> v;
+        for (const phase_sample* p : reads)
+            v.push_back(get(*p));
+        return summarize(std::move(v)).median;
+    };
+    latency_figures f;
+    f.repetitions = reads.size();
+    f.ops = median([](const phase_sample& p) { return static_cast<double>(p.latency->ops); });
+    f.iops = median([](const phase_sample& p) { return p.iops(); });
+    f.p50_ns = median([](const phase_sample& p) { return p.latency->p50_ns; });
+    f.p90_ns = median([](const phase_sample& p) { return p.latency->p90_ns; });
+    f.p99_ns = median([](const phase_sample& p) { return p.latency->p99_ns; });
+    f.p999_ns = median([](const phase_sample& p) { return p.latency->p999_ns; });
+    f.max_ns = median([](const phase_sample& p) { return p.latency->max_ns; });
+    // Point by point over the repetitions whose CDF is complete (101 values).
+    std::size_t points = 0;
+    for (const phase_sample* p : reads)
+        points = std::max(points, p->latency->cdf_ns.size());
+    for (std::size_t i = 0; i < points; ++i) {
+        std::vector<double> v;
+        for (const phase_sample* p : reads)
+            if (i < p->latency->cdf_ns.size()) v.push_back(p->latency->cdf_ns[i]);
+        f.cdf_ns.push_back(summarize(std::move(v)).median);
+    }
+    return f;
+}
+
 std::vector<dataset_group> group_by_dataset(const std::vector<case_result>& cases) {
     std::vector<dataset_group> groups;
     for (const case_result& c : cases) {

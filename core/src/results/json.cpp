@@ -584,6 +584,12 @@ json to_json(const case_result& r) {
     if (auto m = metric_medians(r, false); !m.empty()) j["read"]["metrics"] = metrics_json(m);
     if (auto s = rank_spread_medians(r, true)) j["write"]["ranks"] = spread_json(*s);
     if (auto s = rank_spread_medians(r, false)) j["read"]["ranks"] = spread_json(*s);
+    // Medians over the repetitions of each repetition's figure (figures.hpp).
+    if (auto l = latency_medians(r))
+        j["read"]["latency"] = {{"repetitions", l->repetitions},  {"ops", number(l->ops)},
+                                {"iops", number(l->iops)},        {"p50_ns", number(l->p50_ns)},
+                                {"p90_ns", number(l->p90_ns)},    {"p99_ns", number(l->p99_ns)},
+                                {"p99_9_ns", number(l->p999_ns)}, {"max_ns", number(l->max_ns)}};
     return j;
 }
 
