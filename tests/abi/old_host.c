@@ -70,12 +70,19 @@ static int random_access(const fb_plugin_descriptor* d, const fb_open_args* a, c
     unsigned char back[8 * 8];
     fb_stream* s = NULL;
     if (at) {
+        /* A plugin may refuse read-at for the options it was opened with
+         * (zstd with frames: one): FB_E_UNSUPPORTED at the first call. */
+        fb_status first = FB_E_STATE;
         int ok = d->open_read(a, &s, err, err_size) == FB_OK &&
-                 at->read_at(s, 10, back, 5, err, err_size) == FB_OK &&
+                 (first = at->read_at(s, 10, back, 5, err, err_size)) == FB_OK &&
                  memcmp(back, out + 10 * size, 5 * size) == 0 &&
                  at->read_at(s, n - 1, back, 1, err, err_size) == FB_OK &&
                  memcmp(back, out + (n - 1) * size, size) == 0;
         if (s && d->close_read(s, err, err_size) != FB_OK) ok = 0;
+        if (!ok && first == FB_E_UNSUPPORTED) {
+            ok = 1;
+            err[0] = '\0';
+        }
         if (!ok) {
             if (!err[0]) snprintf(err, err_size, "read-at gave other values than were written");
             return 0;
