@@ -667,7 +667,9 @@ typedef struct fb_ext_check_options_v1 {
  * file (or the plugin's own cache of it), never from a copy of the whole
  * payload made at open. A range that does not lie inside [0, args->count)
  * is FB_E_TRUNCATED and reads nothing. A stream that read_at is called on
- * sees no call of read (the host uses one or the other). Index structures
+ * sees no call of read (the host uses one or the other). An option set
+ * that cannot read at offsets (zstd with one frame) is FB_E_UNSUPPORTED at
+ * the first call, with a message naming the option to change. Index structures
  * a format needs to find an offset (a frame table) are built in open_read
  * or read from the file; either way that time is the READ phase's. */
 #define FB_EXT_READ_AT_V1 "formatbench.read-at/1"
