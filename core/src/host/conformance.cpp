@@ -3,6 +3,7 @@
 #include "host/conformance.hpp"
 
 #include "base/error.hpp"
+#include "base/splitmix.hpp"
 
 #include <fmt/format.h>
 
@@ -412,12 +413,9 @@ outcome read_at_check(const plugin& p, fb_dtype d) {
         ranges.emplace_back(start, end - start);
         end = start;
     }
-    std::uint64_t state = 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(d);
-    auto next = [&state] { // splitmix64: the same ranges on every run
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
+    std::uint64_t drawn = 0; // SplitMix64 outputs: the same ranges on every run
+    auto next = [&drawn, seed = splitmix_gamma + static_cast<std::uint64_t>(d)] {
+        return splitmix64(seed, drawn++);
     };
     for (int i = 0; i < 24; ++i) {
         std::uint64_t offset = next() % n;
