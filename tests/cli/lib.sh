@@ -19,3 +19,9 @@ expect_status() {
 expect_in() { # expect_in FILE TEXT
   grep -qF -- "$2" "$1" || { echo "--- $1"; cat "$1"; fail "'$2' not in $1"; }
 }
+# expect_in_prose FILE TEXT: TEXT in FILE's prose, where the console may have
+# wrapped it: line breaks and runs of spaces compare as one space (where a
+# verdict wraps depends on the width of the figures in it).
+expect_in_prose() {
+  tr -s ' \n' '  ' <"$1" | grep -qF -- "$2" || { echo "--- $1"; cat "$1"; fail "'$2' not in $1 (wrapping ignored)"; }
+}

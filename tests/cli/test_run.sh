@@ -37,7 +37,7 @@ expect_in "$work/out" "speed-up"
 # The verdict: the fastest of each phase, the seed's comparison beside the tip's figures.
 expect_in "$work/out" "write: "
 expect_in "$work/out" " is fastest, "
-expect_in "$work/out" "the Fortran tip (gfortran, 10^6 values) measured 62.5x to write and 325x"
+expect_in_prose "$work/out" "the Fortran tip (gfortran, 10^6 values) measured 62.5x to write and 325x to read."
 $PY - default.json default.csv "${labels[@]}" <<'PY' || fail "default study record"
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
