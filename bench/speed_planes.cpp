@@ -15,7 +15,8 @@
 // (bench/rounds.hpp): back to back, order rotating every round. Prints
 // medians and bare/plugin (the plugin's speed as a fraction of the bare
 // program's: 1 is equal, the target is >= 0.9). Figures only, not a
-// test.
+// test. After each timed step the last plane read is compared (untimed)
+// with the array written; a difference is printed to stderr.
 //
 //   speed_planes PLUGIN_DIR WORK_DIR [N [RUNS]]      (N = 256: 128 MiB)
 #include "host/registry.hpp"
@@ -126,6 +127,22 @@ int main(int argc, char** argv) {
             const std::string group = c.label + "_axis" + std::to_string(axis);
             std::vector<std::uint64_t> pc = {n, n, n};
             pc[axis] = 1;
+            // The last plane read holds data[] of its elements (untimed).
+            auto verify = [&, axis, group](const char* unit) {
+                const std::uint64_t index = (planes - 1) * (n / planes);
+                std::uint64_t j = 0, bad = 0;
+                for (std::uint64_t a = 0; a < n; ++a)
+                    for (std::uint64_t b = 0; b < n; ++b, ++j) {
+                        const std::uint64_t at = axis == 0   ? index * n * n + a * n + b
+                                                 : axis == 1 ? a * n * n + index * n + b
+                                                             : a * n * n + b * n + index;
+                        bad += out[j] != data[at];
+                    }
+                if (bad)
+                    std::fprintf(stderr, "%s %s: %llu values differ\n", group.c_str(), unit,
+                                 (unsigned long long)bad);
+                std::fill(out.begin(), out.end(), -1.0);
+            };
             auto read_planes = [&, axis](auto&& read_one) {
                 std::vector<std::uint64_t> start, count;
                 for (std::uint64_t k = 0; k < planes; ++k) {
@@ -144,7 +161,8 @@ int main(int argc, char** argv) {
                             streams[f]->read_box(s, k, out.data());
                         });
                 },
-                [&, f] {
+                [&, f, verify] {
+                    verify("plugin");
                     streams[f]->close();
                     streams[f].reset();
                 });
@@ -160,7 +178,10 @@ int main(int argc, char** argv) {
                                            std::vector<hsize_t>(k.begin(), k.end()), out.data());
                             });
                     },
-                    [&, f] { h5[f].close(); });
+                    [&, f, verify] {
+                        verify("bare");
+                        h5[f].close();
+                    });
             } else {
                 steps.emplace_back(
                     group + ".bare", group, "bare", 0,
@@ -178,7 +199,10 @@ int main(int argc, char** argv) {
                                       "nc_get_vara");
                             });
                     },
-                    [&, f] { nc_close(nc[f]); });
+                    [&, f, verify] {
+                        verify("bare");
+                        nc_close(nc[f]);
+                    });
             }
         }
     }
