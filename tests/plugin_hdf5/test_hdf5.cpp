@@ -769,7 +769,9 @@ TEST(ArrayShape, FlatRangeBoxesAreTheRange) {
                              std::to_string(count) + ")");
                 const auto boxes = as::flat_range_boxes(shape, offset, count);
                 EXPECT_LE(boxes.size(), 2 * shape.size() - 1);
-                if (count == 0) EXPECT_TRUE(boxes.empty());
+                if (count == 0) {
+                    EXPECT_TRUE(boxes.empty());
+                }
                 std::vector<std::uint64_t> seen;
                 for (const auto& b : boxes) {
                     EXPECT_EQ(b.position, seen.size());

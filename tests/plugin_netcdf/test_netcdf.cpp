@@ -566,7 +566,9 @@ TEST(Netcdf, ShapedVariablesReadAtRandom) {
             std::size_t chunk[3] = {};
             nc_inq_var_chunking(nc, var, &storage, chunk);
             EXPECT_EQ(storage, c.storage);
-            if (storage == NC_CHUNKED) EXPECT_EQ(std::vector<std::size_t>(chunk, chunk + 3), c.chunk);
+            if (storage == NC_CHUNKED) {
+                EXPECT_EQ(std::vector<std::size_t>(chunk, chunk + 3), c.chunk);
+            }
         }
         double all[60];
         EXPECT_EQ(nc_get_var_double(nc, var, all), NC_NOERR);
