@@ -47,17 +47,6 @@ std::string root_names(hid_t file) {
     return out.empty() ? "nothing" : out;
 }
 
-std::string extent_text(hid_t space) {
-    int rank = H5Sget_simple_extent_ndims(space);
-    if (rank <= 0 || rank > H5S_MAX_RANK) return "?";
-    std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
-    H5Sget_simple_extent_dims(space, dims.data(), nullptr);
-    std::string out;
-    for (hsize_t d : dims)
-        out += (out.empty() ? "" : " x ") + std::to_string(d);
-    return std::to_string(rank) + "-D (" + out + ")";
-}
-
 } // namespace
 
 // The parameters HDF5 keeps for the filters it sets up itself must be the
@@ -93,7 +82,7 @@ hdf5_reader::hdf5_reader(const sdk::open_request& r)
     file_ = own(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, FB_E_CORRUPT, "cannot open",
                 path_);
     open_dataset(dataset_name_);
-    check_dataset(dataset_name_, r.count);
+    check_dataset(dataset_name_, r.count, r.shape);
 }
 
 void hdf5_reader::open_dataset(const std::string& name) {
@@ -107,7 +96,8 @@ void hdf5_reader::open_dataset(const std::string& name) {
     dataset_ = h5_id(d, H5Dclose);
 }
 
-void hdf5_reader::check_dataset(const std::string& name, std::uint64_t asked) {
+void hdf5_reader::check_dataset(const std::string& name, std::uint64_t asked,
+                                const array_shape::extents& asked_shape) {
     const std::string where = "hdf5: dataset '" + name + "' of '" + path_ + "'";
     h5_id type =
         own(H5Dget_type(dataset_.get()), H5Tclose, FB_E_CORRUPT, "cannot read the dataset's type in", path_);
@@ -121,21 +111,34 @@ void hdf5_reader::check_dataset(const std::string& name, std::uint64_t asked) {
     H5S_class_t kind = H5Sget_simple_extent_type(space.get());
     int rank = H5Sget_simple_extent_ndims(space.get());
     if (kind == H5S_SCALAR)
-        throw sdk::error(FB_E_UNSUPPORTED, where + " is a scalar; this plugin reads 1-D datasets");
+        throw sdk::error(FB_E_UNSUPPORTED,
+                         where + " is a scalar; this plugin reads datasets of 1 to 32 axes");
     if (kind != H5S_SIMPLE || rank < 0)
-        throw sdk::error(FB_E_UNSUPPORTED,
-                         where + " has no elements (a null dataspace); this plugin reads 1-D datasets");
-    if (rank != 1)
-        throw sdk::error(FB_E_UNSUPPORTED,
-                         where + " is " + extent_text(space.get()) + "; this plugin reads 1-D datasets");
-    hsize_t dims = 0;
-    if (H5Sget_simple_extent_dims(space.get(), &dims, nullptr) < 0)
+        throw sdk::error(FB_E_UNSUPPORTED, where + " has no elements (a null dataspace); this plugin reads "
+                                                   "datasets of 1 to 32 axes");
+    if (rank == 0 || rank > H5S_MAX_RANK)
+        throw sdk::error(FB_E_UNSUPPORTED, where + " has a dataspace of rank " + std::to_string(rank) +
+                                               "; this plugin reads datasets of 1 to 32 axes");
+    dims_.assign(static_cast<std::size_t>(rank), 0);
+    if (H5Sget_simple_extent_dims(space.get(), dims_.data(), nullptr) < 0)
         fail(FB_E_CORRUPT, "cannot read the dataset's shape in", path_);
-    extent_ = dims;
+    const array_shape::extents file_shape(dims_.begin(), dims_.end());
+    // With a shape asked for, the file's must be it; without one (a flat
+    // array, a from_file data set) any shape of the count will do.
+    if (!asked_shape.empty() && file_shape != asked_shape)
+        throw sdk::error(FB_E_CORRUPT, where + " has the shape " + array_shape::shape_text(file_shape) +
+                                           ", the data set's shape is " +
+                                           array_shape::shape_text(asked_shape) +
+                                           "; give the data set the file's shape, or write the file again");
+    if (!array_shape::element_count(file_shape, extent_))
+        throw sdk::error(FB_E_CORRUPT, where + " has the shape " + array_shape::shape_text(file_shape) +
+                                           ", more elements than 64 bits count");
     if (asked != FB_COUNT_UNKNOWN && extent_ != asked)
         throw sdk::error(extent_ < asked ? FB_E_TRUNCATED : FB_E_CORRUPT,
-                         where + " holds " + std::to_string(extent_) + " elements, " + std::to_string(asked) +
-                             " were asked for; set the count to " + std::to_string(extent_));
+                         where + " holds " + std::to_string(extent_) + " elements" +
+                             (rank > 1 ? " (" + array_shape::shape_text(file_shape) + ")" : std::string()) +
+                             ", " + std::to_string(asked) + " were asked for; set the count to " +
+                             std::to_string(extent_));
     file_space_ = std::move(space);
 
     // A contiguous dataset has an address and no filters: the creation
@@ -168,10 +171,17 @@ void hdf5_reader::check_dataset(const std::string& name, std::uint64_t asked) {
     }
     // A chunk cache that holds a whole chunk: without one, a read that
     // covers part of a chunk reads and unfilters the whole chunk again.
-    hsize_t chunk = 0;
-    if (H5Pget_chunk(dcpl.get(), 1, &chunk) != 1)
+    std::vector<hsize_t> chunk(dims_.size(), 0);
+    if (H5Pget_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) !=
+        static_cast<int>(chunk.size()))
         fail(FB_E_CORRUPT, "cannot read the dataset's chunks in", path_);
-    const std::size_t chunk_bytes = static_cast<std::size_t>(chunk) * fb_dtype_size(dtype_);
+    std::uint64_t chunk_count = 0;
+    // HDF5 keeps a chunk under 4 GiB; more is a damaged header.
+    if (!array_shape::element_count(array_shape::extents(chunk.begin(), chunk.end()), chunk_count) ||
+        chunk_count > (std::uint64_t{1} << 32))
+        throw sdk::error(FB_E_CORRUPT,
+                         where + " has chunks of more than 2^32 elements (its header is damaged)");
+    const std::size_t chunk_bytes = static_cast<std::size_t>(chunk_count) * fb_dtype_size(dtype_);
     // Without filters every stored chunk is a whole chunk. A file whose
     // filter pipeline message was damaged away (an earliest-format object
     // header has no checksum) still has its compressed chunks, and HDF5
@@ -210,11 +220,41 @@ void hdf5_reader::read(void* data, std::uint64_t count) {
     if (count == 0) return;
     // The whole dataset in one call is H5S_ALL, as a bare program reads it;
     // otherwise a hyperslab at the running offset.
-    const auto [memory, file] =
-        spaces_.select(file_space_, done_, count, done_ == 0 && count == extent_, "cannot read from", path_);
+    read_range(done_, data, count);
+    done_ += count;
+}
+
+void hdf5_reader::read_range(std::uint64_t offset, void* data, std::uint64_t count) {
+    const auto [memory, file] = spaces_.select(file_space_, dims_, offset, count,
+                                               offset == 0 && count == extent_, "cannot read from", path_);
     if (H5Dread(dataset_.get(), memory_type(dtype_), memory, file, H5P_DEFAULT, data) < 0)
         fail(FB_E_CORRUPT, "cannot read from", path_);
-    done_ += count;
+}
+
+void hdf5_reader::read_at(std::uint64_t offset, void* data, std::uint64_t count) {
+    library_call call;
+    if (!dataset_.valid()) throw sdk::error(FB_E_STATE, "hdf5: read_at from '" + path_ + "' after close");
+    // The adapter checked the range against the count asked for, which is
+    // the file's unless it was FB_COUNT_UNKNOWN.
+    if (offset > extent_ || count > extent_ - offset)
+        throw sdk::error(FB_E_TRUNCATED, "hdf5: dataset '" + dataset_name_ + "' of '" + path_ + "' holds " +
+                                             std::to_string(extent_) + " elements; elements [" +
+                                             std::to_string(offset) + ", " + std::to_string(offset + count) +
+                                             ") lie outside them");
+    if (count == 0) return;
+    read_range(offset, data, count);
+}
+
+void hdf5_reader::read_box(const std::uint64_t* start, const std::uint64_t* count, void* data) {
+    library_call call;
+    if (!dataset_.valid()) throw sdk::error(FB_E_STATE, "hdf5: read_box from '" + path_ + "' after close");
+    // The adapter checked the box against the shape asked for, which
+    // check_dataset found to be the file's.
+    for (std::size_t k = 0; k < dims_.size(); ++k)
+        if (count[k] == 0) return;
+    const auto [memory, file] = spaces_.select_box(file_space_, start, count, dims_.size(), path_);
+    if (H5Dread(dataset_.get(), memory_type(dtype_), memory, file, H5P_DEFAULT, data) < 0)
+        fail(FB_E_CORRUPT, "cannot read from", path_);
 }
 
 void hdf5_reader::close() {

@@ -179,17 +179,60 @@ std::string describe_dtype(fb_dtype d) {
     return "?";
 }
 
-block_spaces::selected block_spaces::select(const h5_id& file_space, hsize_t start, hsize_t count, bool whole,
+block_spaces::selected block_spaces::select(const h5_id& file_space, const std::vector<hsize_t>& dims,
+                                            hsize_t start, hsize_t count, bool whole,
                                             const std::string& action, const std::string& path) {
     if (whole) return {H5S_ALL, H5S_ALL};
     hsize_t n = count;
-    if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr) < 0)
-        fail(FB_E_INTERNAL, "cannot select elements in", path);
+    if (dims.size() <= 1) {
+        if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr) < 0)
+            fail(FB_E_INTERNAL, "cannot select elements in", path);
+    } else {
+        const array_shape::extents shape(dims.begin(), dims.end());
+        const std::vector<array_shape::box> boxes = array_shape::flat_range_boxes(shape, start, count);
+        bool first = true;
+        for (const auto& b : boxes) {
+            const std::vector<hsize_t> at(b.start.begin(), b.start.end()),
+                size(b.count.begin(), b.count.end());
+            if (H5Sselect_hyperslab(file_space.get(), first ? H5S_SELECT_SET : H5S_SELECT_OR, at.data(),
+                                    nullptr, size.data(), nullptr) < 0)
+                fail(FB_E_INTERNAL, "cannot select elements in", path);
+            first = false;
+        }
+    }
     if (n != memory_count_) {
         memory_space_ = own(H5Screate_simple(1, &n, nullptr), H5Sclose, FB_E_INTERNAL, action, path);
         memory_count_ = n;
     }
     return {memory_space_.get(), file_space.get()};
+}
+
+block_spaces::selected block_spaces::select_box(const h5_id& file_space, const std::uint64_t* start,
+                                                const std::uint64_t* count, std::size_t rank,
+                                                const std::string& path) {
+    start_.assign(start, start + rank);
+    count_.assign(count, count + rank);
+    if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start_.data(), nullptr, count_.data(),
+                            nullptr) < 0)
+        fail(FB_E_INTERNAL, "cannot select a box in", path);
+    if (count_ != box_count_) {
+        box_space_ = own(H5Screate_simple(static_cast<int>(rank), count_.data(), nullptr), H5Sclose,
+                         FB_E_INTERNAL, "cannot read from", path);
+        box_count_ = count_;
+    }
+    return {box_space_.get(), file_space.get()};
+}
+
+std::size_t cache_slots(std::uint64_t chunks) {
+    std::uint64_t n = std::max<std::uint64_t>(521, std::min<std::uint64_t>(chunks, 1u << 24) * 10);
+    auto prime = [](std::uint64_t x) {
+        for (std::uint64_t d = 2; d * d <= x; ++d)
+            if (x % d == 0) return false;
+        return true;
+    };
+    while (!prime(n))
+        ++n;
+    return static_cast<std::size_t>(n);
 }
 
 } // namespace formatbench::hdf5

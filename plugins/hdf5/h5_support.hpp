@@ -6,13 +6,17 @@
 // types of each dtype.
 #pragma once
 
+#include "array_shape.hpp"
+
 #include <formatbench/plugin.hpp>
 
 #include <hdf5.h>
 
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace formatbench::hdf5 {
 
@@ -60,28 +64,47 @@ inline hid_t or_default(const h5_id& list) noexcept {
 // on its error stack. status, what and path go to fail().
 h5_id own(hid_t id, h5_id::closer close, fb_status status, const std::string& what, const std::string& path);
 
-// The dataspaces of one H5Dwrite or H5Dread of `count` elements at `start`
-// of a 1-D dataset whose dataspace is `file_space`: H5S_ALL for both when
-// the call covers the whole dataset (`whole`: the call a bare program
-// makes), else a hyperslab of file_space and a memory dataspace of count
-// elements, kept while the count repeats. `action` and the path name a
-// failure ("cannot write to").
+// The dataspaces of one H5Dwrite or H5Dread of `count` elements at flat
+// (row-major) element `start` of a dataset whose dataspace is `file_space`,
+// of the extents `dims` (its rank): H5S_ALL for both when the call covers
+// the whole dataset (`whole`: the call a bare program makes), else a
+// selection of file_space and a 1-D memory dataspace of count elements,
+// kept while the count repeats. The selection is one hyperslab for a 1-D
+// dataset, and for an N-D one the union (H5S_SELECT_OR) of the boxes of
+// array_shape::flat_range_boxes, at most 2 * rank - 1: HDF5 transfers a
+// union in the file's row-major order, which is the flat order of the
+// range. `action` and the path name a failure ("cannot write to").
 class block_spaces {
 public:
     struct selected {
         hid_t memory, file;
     };
-    selected select(const h5_id& file_space, hsize_t start, hsize_t count, bool whole,
-                    const std::string& action, const std::string& path);
+    selected select(const h5_id& file_space, const std::vector<hsize_t>& dims, hsize_t start, hsize_t count,
+                    bool whole, const std::string& action, const std::string& path);
+    // A box of an N-D dataset (start and count per axis of dims): a
+    // hyperslab of file_space and a memory dataspace of the box's extents,
+    // kept while the extents repeat. count has no 0.
+    selected select_box(const h5_id& file_space, const std::uint64_t* start, const std::uint64_t* count,
+                        std::size_t rank, const std::string& path);
     void reset() noexcept {
         memory_space_.reset();
         memory_count_ = 0;
+        box_space_.reset();
+        box_count_.clear();
     }
 
 private:
     h5_id memory_space_;
     hsize_t memory_count_ = 0; // the extent of memory_space_
+    h5_id box_space_;
+    std::vector<hsize_t> box_count_;     // the extents of box_space_
+    std::vector<hsize_t> start_, count_; // scratch of select_box
 };
+
+// Slots of a chunk cache's hash table for `chunks` chunks: a prime at least
+// ten times the number of chunks it holds (HDF5's guide; 521, HDF5's
+// default, at least).
+std::size_t cache_slots(std::uint64_t chunks);
 
 // Every call into the plugin holds one of these for its duration. It turns
 // off HDF5's automatic printing of errors for the calling thread (the error

@@ -12,13 +12,19 @@
 namespace formatbench::hdf5 {
 namespace {
 
-// Slots of the chunk cache's hash table: HDF5's default, a prime.
-constexpr std::size_t cache_slots = 521;
+// The most a writer's chunk cache holds beyond two chunks (see open_file).
+constexpr std::uint64_t max_cache_bytes = std::uint64_t{256} << 20;
+
+// "32 x 64 x 64", for messages.
+std::string chunk_text(const std::vector<hsize_t>& c) {
+    return array_shape::shape_text(array_shape::extents(c.begin(), c.end()));
+}
 
 } // namespace
 
 hdf5_writer::hdf5_writer(const sdk::open_request& r)
     : path_(r.path), dtype_(r.dtype), settings_(parse_settings(r)) {
+    check_shape(r);
     library_call call;
     // As at plan (formatbench.check-options/1): a filter this HDF5 cannot
     // load is refused before the path is touched.
@@ -43,6 +49,8 @@ hdf5_writer::hdf5_writer(const sdk::open_request& r)
 
 void hdf5_writer::open_file(const sdk::open_request& r) {
     const bool chunked = chunked_layout(settings_, r.count, path_);
+    if (chunked)
+        chunk_dims(settings_, fb_dtype_size(dtype_), r.shape, r.count, path_); // refused before the file
     // A new path is created exclusively (H5F_ACC_EXCL), so that created_
     // says whether the file is ours to remove, and HDF5 writes a new file
     // instead of truncating one (slower: the runner writes each repetition
@@ -69,12 +77,20 @@ void hdf5_writer::open_file(const sdk::open_request& r) {
 
     const bool known = r.count != FB_COUNT_UNKNOWN;
     // A chunk cannot be larger than a fixed dimension, so an empty chunked
-    // dataset is made extendible too.
-    extendible_ = !known || (chunked && r.count == 0);
-    hsize_t dims = known ? r.count : 0;
-    hsize_t max_dims = extendible_ ? H5S_UNLIMITED : dims;
+    // flat dataset is made extendible too (an N-D one gets unlimited
+    // maximum extents on its axes of 0 instead).
+    extendible_ = !known || (chunked && r.count == 0 && r.shape.empty());
     capacity_ = extendible_ ? 0 : r.count;
-    h5_id space = own(H5Screate_simple(1, &dims, &max_dims), H5Sclose, FB_E_INTERNAL, "cannot set up", path_);
+    if (r.shape.empty()) {
+        dims_ = {known ? r.count : 0};
+    } else {
+        dims_.assign(r.shape.begin(), r.shape.end());
+    }
+    std::vector<hsize_t> max_dims = dims_;
+    for (hsize_t& m : max_dims)
+        if (extendible_ || (chunked && m == 0)) m = H5S_UNLIMITED;
+    h5_id space = own(H5Screate_simple(static_cast<int>(dims_.size()), dims_.data(), max_dims.data()),
+                      H5Sclose, FB_E_INTERNAL, "cannot set up", path_);
 
     // Fill values: HDF5's default (a fill value not set by the user, fill
     // time "if set") writes none, which is right, as every element is
@@ -84,9 +100,10 @@ void hdf5_writer::open_file(const sdk::open_request& r) {
         dcpl = own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
         dapl = own(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
         const std::size_t size = fb_dtype_size(dtype_);
-        hsize_t chunk = chunk_elements(settings_, size, extendible_ ? FB_COUNT_UNKNOWN : r.count);
-        if (H5Pset_chunk(dcpl.get(), 1, &chunk) < 0)
-            fail(FB_E_INVALID_OPTION, "cannot use this chunk size for", path_);
+        const std::vector<hsize_t> chunk =
+            chunk_dims(settings_, size, r.shape, extendible_ ? FB_COUNT_UNKNOWN : r.count, path_);
+        if (H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) < 0)
+            fail(FB_E_INVALID_OPTION, "cannot use the chunks " + chunk_text(chunk) + " for", path_);
         // HDF5's usual order: shuffle before deflate, the checksum last (of
         // the bytes as stored).
         if (settings_.shuffle && H5Pset_shuffle(dcpl.get()) < 0) fail(FB_E_INTERNAL, "cannot set up", path_);
@@ -105,8 +122,23 @@ void hdf5_writer::open_file(const sdk::open_request& r) {
         }
         if (settings_.fletcher32 && H5Pset_fletcher32(dcpl.get()) < 0)
             fail(FB_E_INTERNAL, "cannot set up", path_);
-        const std::size_t cache = std::max<std::size_t>(2 * chunk * size, default_chunk_bytes);
-        if (H5Pset_chunk_cache(dapl.get(), cache_slots, cache, 1.0) < 0)
+        // The flat stream of writes fills an N-D dataset a slab of chunks
+        // (one chunk's extent of axis 0, every chunk of the other axes) at
+        // a time, each chunk of it partly until the stream leaves the slab:
+        // the cache holds the slab (and two chunks), at most
+        // max_cache_bytes; beyond, HDF5 reads back and filters again the
+        // chunks it had to write early.
+        std::uint64_t chunk_count = 1, slab = 1;
+        for (std::size_t k = 0; k < chunk.size(); ++k) {
+            chunk_count *= chunk[k];
+            if (k > 0 && dims_[k] > 0) slab *= (dims_[k] + chunk[k] - 1) / chunk[k];
+        }
+        const std::uint64_t chunk_bytes = chunk_count * size;
+        const std::uint64_t cache = std::min<std::uint64_t>(
+            std::max<std::uint64_t>({2 * chunk_bytes, (slab + 1) * chunk_bytes, default_chunk_bytes}),
+            std::max<std::uint64_t>(2 * chunk_bytes, max_cache_bytes));
+        if (H5Pset_chunk_cache(dapl.get(), cache_slots(cache / chunk_bytes), static_cast<std::size_t>(cache),
+                               1.0) < 0)
             fail(FB_E_INTERNAL, "cannot set up", path_);
     }
     // Groups on the way to a dataset such as /results/run1 are created.
@@ -119,6 +151,20 @@ void hdf5_writer::open_file(const sdk::open_request& r) {
                               or_default(lcpl), or_default(dcpl), or_default(dapl)),
                    H5Dclose, FB_E_IO, "cannot create the dataset '" + settings_.dataset + "' in", path_);
     if (!extendible_) file_space_ = std::move(space);
+}
+
+void hdf5_writer::check_shape(const sdk::open_request& r) const {
+    if (r.shape.empty()) return;
+    std::uint64_t product = 0;
+    if (r.count == FB_COUNT_UNKNOWN)
+        throw sdk::error(FB_E_INVALID_OPTION, "hdf5: a shape (" + array_shape::shape_text(r.shape) +
+                                                  ") was given for '" + path_ +
+                                                  "' but no count; give the count, or no shape");
+    if (!array_shape::element_count(r.shape, product) || product != r.count)
+        throw sdk::error(FB_E_INVALID_OPTION, "hdf5: the shape " + array_shape::shape_text(r.shape) +
+                                                  " does not hold the " + std::to_string(r.count) +
+                                                  " elements asked for '" + path_ +
+                                                  "'; give a shape whose product is the count");
 }
 
 hdf5_writer::~hdf5_writer() {
@@ -146,7 +192,8 @@ void hdf5_writer::write(const void* data, std::uint64_t count) {
     // The whole fixed dataset in one call is H5S_ALL, as a bare program
     // writes it; otherwise a hyperslab at the running offset.
     const bool whole = !extendible_ && written_ == 0 && count == capacity_;
-    const auto [memory, file] = spaces_.select(file_space_, written_, count, whole, "cannot write to", path_);
+    const auto [memory, file] =
+        spaces_.select(file_space_, dims_, written_, count, whole, "cannot write to", path_);
     if (H5Dwrite(dataset_.get(), memory_type(dtype_), memory, file, H5P_DEFAULT, data) < 0)
         fail(FB_E_IO, "cannot write to", path_);
     written_ += count;

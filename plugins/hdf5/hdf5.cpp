@@ -1,12 +1,15 @@
-// hdf5: the array as one 1-D dataset of an HDF5 file, through the HDF5 C
-// library. The file holds the dataset (default /data) of the dtype's
+// hdf5: the array as one dataset of an HDF5 file, through the HDF5 C
+// library: 1-D, or of the data set's shape (ABI 1.2). The file holds the
+// dataset (default /data) of the dtype's
 // little-endian IEEE or standard integer type; h5dump, h5py, netCDF-4 and
 // any HDF5 program read it. Layout, chunking, filters and the file format's
 // version bounds are options, and so are the filter plugins lz4,
 // bitshuffle, blosc and zfp (filters.hpp), which formatbench.check-options/1
-// refuses at plan when this HDF5 cannot load them; the reader reads any 1-D
-// dataset whose type holds the dtype exactly. See h5_writer.hpp and
-// h5_reader.hpp.
+// refuses at plan when this HDF5 cannot load them; the reader reads any
+// dataset whose type holds the dtype exactly and whose shape is the one asked
+// for (or, without one, of the count asked for), also at random through
+// formatbench.read-at/1 and read-box/1 (hyperslab selections). See
+// h5_writer.hpp and h5_reader.hpp.
 #include "filters.hpp"
 #include "h5_reader.hpp"
 #include "h5_writer.hpp"
@@ -41,7 +44,13 @@ struct hdf5_format {
             "dataset layout: contiguous (one block; needs the count at open), chunked, or auto: "
             "contiguous unless a filter is set or the count is unknown"),
         sdk::option_int("chunk", "0", 0, 268435456.0,
-                        "elements per chunk for a chunked layout; 0 = about 1 MiB (HDF5's chunk cache size)"),
+                        "elements per chunk for a chunked layout (with a shape: of whole trailing axes); 0 = "
+                        "about 1 MiB (HDF5's chunk cache size)"),
+        sdk::option_string(
+            "chunks", "auto",
+            "the dataset's chunks: auto (layout and chunk decide; chunk extents of whole trailing axes), "
+            "contiguous (as layout contiguous), or extents per axis of the shape, comma-separated, e.g. "
+            "\"32,64,64\" (chunked; one extent for a flat array; an extent beyond its axis is cut to it)"),
         sdk::option_int("deflate", "0", 0, 9,
                         "deflate (gzip) level of HDF5's filter, 0 = off; makes it chunked"),
         sdk::option_bool("shuffle", "false", "HDF5's byte shuffle filter before deflate; makes it chunked"),
@@ -74,7 +83,7 @@ struct hdf5_format {
     static sdk::plugin_info info() {
         return {"hdf5",
                 "1.0.0",
-                "one 1-D dataset in an HDF5 file (HDF5 C library): contiguous or chunked, "
+                "one dataset in an HDF5 file (HDF5 C library), 1-D or N-D: contiguous or chunked, "
                 "deflate/shuffle/fletcher32 and the filter plugins lz4/bitshuffle/blosc/zfp",
                 "MIT",
                 "h5",

@@ -23,6 +23,11 @@ hdf5_settings parse_options(const sdk::options& o, fb_dtype d, const std::string
                : layout == "chunked"  ? layout_kind::chunked
                                       : layout_kind::automatic;
     s.chunk = static_cast<std::uint64_t>(o.get_int("chunk"));
+    const std::string& chunks = o.get_string("chunks");
+    std::string why;
+    if (!array_shape::parse_chunks(chunks, s.chunks, why))
+        invalid("option chunks '" + chunks + "': " + why + "; chunks is " + array_shape::chunks_grammar +
+                context);
     s.deflate = static_cast<int>(o.get_int("deflate"));
     s.shuffle = o.get_bool("shuffle");
     s.fletcher32 = o.get_bool("fletcher32");
@@ -58,6 +63,31 @@ hdf5_settings parse_options(const sdk::options& o, fb_dtype d, const std::string
     s.zfp_precision = static_cast<unsigned>(o.get_int("zfp_precision"));
     s.zfp_accuracy = o.get_float("zfp_accuracy");
 
+    // chunks contiguous or a list says what layout says; both given must agree.
+    if (s.chunks.kind == array_shape::chunks_kind::contiguous) {
+        if (s.layout == layout_kind::chunked)
+            invalid("chunks contiguous and layout chunked contradict each other; choose one" + context);
+        if (s.chunk > 0)
+            invalid("chunk " + std::to_string(s.chunk) +
+                    " is the chunk size of a chunked layout, and chunks is contiguous; set chunk 0" +
+                    context);
+        if (s.has_filters())
+            invalid(
+                "deflate, shuffle, fletcher32 and filter are HDF5 filters, which work on chunks: they need "
+                "chunks auto or chunk extents (e.g. \"32,64,64\"), not contiguous" +
+                context);
+        s.layout = layout_kind::contiguous;
+    } else if (s.chunks.kind == array_shape::chunks_kind::list) {
+        if (s.layout == layout_kind::contiguous)
+            invalid("chunks '" + chunks +
+                    "' (chunk extents) and layout contiguous contradict each other; "
+                    "choose one" +
+                    context);
+        if (s.chunk > 0)
+            invalid("chunk " + std::to_string(s.chunk) + " and chunks '" + chunks +
+                    "' are two chunk sizes; set chunk 0 or chunks auto" + context);
+        s.layout = layout_kind::chunked;
+    }
     if (s.layout == layout_kind::contiguous && s.has_filters())
         invalid("deflate, shuffle, fletcher32 and filter are HDF5 filters, which work on chunks: they need "
                 "layout chunked (or auto), not contiguous" +
@@ -76,8 +106,16 @@ hdf5_settings parse_options(const sdk::options& o, fb_dtype d, const std::string
         invalid("zfp_rate must be more than 0 bits per value for zfp_mode rate" + context);
     if (s.filter == external_filter::zfp && s.zfp == zfp_mode::accuracy && !(s.zfp_accuracy > 0))
         invalid("zfp_accuracy must be more than 0 for zfp_mode accuracy" + context);
-    if (s.filter == external_filter::blosc && s.chunk * sdk::dtype_size(d) > blosc_max_chunk_bytes)
-        invalid("chunk " + std::to_string(s.chunk) + " is " + std::to_string(s.chunk * sdk::dtype_size(d)) +
+    // The elements of a chunk as given (a list's extents may still be cut
+    // to a smaller shape at open).
+    std::uint64_t chunk_count = s.chunk;
+    if (s.chunks.kind == array_shape::chunks_kind::list &&
+        !array_shape::element_count(s.chunks.sizes, chunk_count))
+        chunk_count = UINT64_MAX;
+    if (s.filter == external_filter::blosc && chunk_count > blosc_max_chunk_bytes / sdk::dtype_size(d))
+        invalid((s.chunk > 0 ? "chunk " + std::to_string(s.chunk) : "chunks '" + chunks + "'") + " is " +
+                (chunk_count == UINT64_MAX ? std::string("more")
+                                           : std::to_string(chunk_count * sdk::dtype_size(d))) +
                 " bytes of " + sdk::dtype_name(d) +
                 ", more than blosc compresses at once (2^31 - 17 bytes); "
                 "use a smaller chunk" +
@@ -102,6 +140,23 @@ bool chunked_layout(const hdf5_settings& s, std::uint64_t count, const std::stri
             path + "'; use layout auto or chunked");
     if (s.layout == layout_kind::automatic) return s.has_filters() || count == FB_COUNT_UNKNOWN;
     return s.layout == layout_kind::chunked;
+}
+
+std::vector<hsize_t> chunk_dims(const hdf5_settings& s, std::size_t size, const array_shape::extents& shape,
+                                std::uint64_t count, const std::string& path) {
+    array_shape::extents dims;
+    if (s.chunks.kind == array_shape::chunks_kind::list) {
+        std::string why;
+        if (!array_shape::fit_chunks(s.chunks.sizes, shape, count == FB_COUNT_UNKNOWN ? 0 : count, dims, why))
+            invalid("option chunks: " + why + " of '" + path + "'; give one extent per axis, or chunks auto");
+    } else if (shape.empty()) {
+        dims = {chunk_elements(s, size, count)};
+    } else {
+        std::uint64_t total = 0;
+        array_shape::element_count(shape, total);
+        dims = array_shape::trailing_chunk(shape, chunk_elements(s, size, total));
+    }
+    return std::vector<hsize_t>(dims.begin(), dims.end());
 }
 
 std::uint64_t chunk_elements(const hdf5_settings& s, std::size_t size, std::uint64_t count) {

@@ -2,12 +2,15 @@
 // stream. The declarations (names, defaults, help) are in hdf5.cpp.
 #pragma once
 
+#include "array_shape.hpp"
+
 #include <formatbench/plugin.hpp>
 
 #include <hdf5.h>
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace formatbench::hdf5 {
 
@@ -21,6 +24,9 @@ enum class zfp_mode { reversible, rate, precision, accuracy };
 struct hdf5_settings {
     layout_kind layout = layout_kind::automatic;
     std::uint64_t chunk = 0; // elements per chunk; 0 = about 1 MiB (chunk_elements)
+    // The option chunks: contiguous and a list set layout too (contiguous,
+    // chunked), so chunked_layout decides alike for both options.
+    array_shape::chunks_spec chunks;
     int deflate = 0;
     bool shuffle = false;
     bool fletcher32 = false;
@@ -52,7 +58,8 @@ inline constexpr std::uint64_t default_chunk_bytes = 1u << 20;
 // Parses and checks options for dtype d. A combination that cannot be
 // written throws sdk::error(FB_E_INVALID_OPTION) naming the option, with
 // `context` (" (for '/tmp/x.h5')", or "") at the end of the message: a
-// filter with layout contiguous (filters work on chunks), deflate with a
+// filter with layout contiguous (filters work on chunks), chunks that
+// contradict layout or chunk, a malformed chunks value, deflate with a
 // filter plugin (two compressors), zfp with shuffle or on u8, a chunk
 // larger than the filter takes, an unusable dataset name. Nothing is
 // touched and HDF5 is not called: formatbench.check-options/1 and every
@@ -66,6 +73,15 @@ hdf5_settings parse_settings(const sdk::open_request& r);
 // be chunked). A contiguous layout with an unknown count throws
 // FB_E_INVALID_OPTION.
 bool chunked_layout(const hdf5_settings& s, std::uint64_t count, const std::string& path);
+
+// The chunk extents of a chunked dataset of `shape` (empty: flat, 1-D of
+// `count` elements, FB_COUNT_UNKNOWN when it grows): the option chunks'
+// list fitted to the shape (array_shape::fit_chunks), else chunk_elements
+// as whole trailing axes (array_shape::trailing_chunk). A list of another
+// length than the shape's axes throws FB_E_INVALID_OPTION naming the option,
+// both and the path.
+std::vector<hsize_t> chunk_dims(const hdf5_settings& s, std::size_t size, const array_shape::extents& shape,
+                                std::uint64_t count, const std::string& path);
 
 // Elements per chunk for an element of size bytes and a dataset of count
 // elements (FB_COUNT_UNKNOWN: it grows): the option, or about 1 MiB; never

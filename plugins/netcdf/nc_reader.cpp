@@ -104,7 +104,7 @@ netcdf_reader::netcdf_reader(const sdk::open_request& r)
             throw sdk::error(FB_E_CORRUPT, "netcdf: cannot open '" + path_ + "': " + nc_strerror(st) +
                                                "; its header is damaged");
         check(st, FB_E_CORRUPT, "cannot open", path_);
-        check_variable(r.count);
+        check_variable(r.count, r.shape);
         int format = 0;
         check(nc_inq_format(ncid_, &format), FB_E_CORRUPT, "cannot read the format of", path_);
         if (!is_classic(format)) check_filters();
@@ -114,7 +114,7 @@ netcdf_reader::netcdf_reader(const sdk::open_request& r)
     }
 }
 
-void netcdf_reader::check_variable(std::uint64_t asked) {
+void netcdf_reader::check_variable(std::uint64_t asked, const array_shape::extents& asked_shape) {
     const std::string where = "netcdf: variable '" + variable_ + "' of '" + path_ + "'";
     int st = nc_inq_varid(ncid_, variable_.c_str(), &varid_);
     if (st == NC_ENOTVAR) {
@@ -135,24 +135,11 @@ void netcdf_reader::check_variable(std::uint64_t asked) {
 
     int rank = 0;
     check(nc_inq_varndims(ncid_, varid_, &rank), FB_E_CORRUPT, "cannot read the variable's shape in", path_);
-    if (rank != 1) {
-        std::string shape = std::to_string(rank) + " dimensions";
-        if (rank > 1 && rank <= NC_MAX_VAR_DIMS) {
-            std::vector<int> dims(static_cast<std::size_t>(rank));
-            if (nc_inq_vardimid(ncid_, varid_, dims.data()) == NC_NOERR) {
-                std::string lengths;
-                for (int d : dims) {
-                    std::size_t len = 0;
-                    nc_inq_dimlen(ncid_, d, &len);
-                    lengths += (lengths.empty() ? "" : " x ") + std::to_string(len);
-                }
-                shape += " (" + lengths + ")";
-            }
-        }
-        throw sdk::error(FB_E_UNSUPPORTED, where + " has " + (rank == 0 ? "no dimension (a scalar)" : shape) +
-                                               "; this plugin reads 1-D variables");
-    }
-
+    if (rank == 0)
+        throw sdk::error(FB_E_UNSUPPORTED,
+                         where + " has no dimension (a scalar); this plugin reads variables of 1 or more");
+    if (rank < 0 || rank > NC_MAX_VAR_DIMS)
+        throw sdk::error(FB_E_CORRUPT, where + " has " + std::to_string(rank) + " dimensions");
     nc_type type = NC_NAT;
     check(nc_inq_vartype(ncid_, varid_, &type), FB_E_CORRUPT, "cannot read the variable's type in", path_);
     bool unsigned_bytes = false;
@@ -181,16 +168,31 @@ void netcdf_reader::check_variable(std::uint64_t asked) {
                                   ? " (u8 reads ubyte, or byte with the attribute _Unsigned = \"true\")"
                                   : "; read it with the dtype it holds"));
 
-    int dim = -1;
-    check(nc_inq_vardimid(ncid_, varid_, &dim), FB_E_CORRUPT, "cannot read the variable's dimension in",
-          path_);
-    std::size_t length = 0;
-    check(nc_inq_dimlen(ncid_, dim, &length), FB_E_CORRUPT, "cannot read the variable's length in", path_);
-    length_ = length;
+    std::vector<int> dims(static_cast<std::size_t>(rank), -1);
+    check(nc_inq_vardimid(ncid_, varid_, dims.data()), FB_E_CORRUPT,
+          "cannot read the variable's dimensions in", path_);
+    shape_.clear();
+    for (int d : dims) {
+        std::size_t length = 0;
+        check(nc_inq_dimlen(ncid_, d, &length), FB_E_CORRUPT, "cannot read the variable's shape in", path_);
+        shape_.push_back(length);
+    }
+    // With a shape asked for, the file's must be it; without one (a flat
+    // array, a from_file data set) any shape of the count will do.
+    if (!asked_shape.empty() && shape_ != asked_shape)
+        throw sdk::error(FB_E_CORRUPT, where + " has the shape " + array_shape::shape_text(shape_) +
+                                           ", the data set's shape is " +
+                                           array_shape::shape_text(asked_shape) +
+                                           "; give the data set the file's shape, or write the file again");
+    if (!array_shape::element_count(shape_, length_))
+        throw sdk::error(FB_E_CORRUPT, where + " has the shape " + array_shape::shape_text(shape_) +
+                                           ", more elements than 64 bits count");
     if (asked != FB_COUNT_UNKNOWN && length_ != asked)
         throw sdk::error(length_ < asked ? FB_E_TRUNCATED : FB_E_CORRUPT,
-                         where + " holds " + std::to_string(length_) + " elements, " + std::to_string(asked) +
-                             " were asked for; set the count to " + std::to_string(length_));
+                         where + " holds " + std::to_string(length_) + " elements" +
+                             (rank > 1 ? " (" + array_shape::shape_text(shape_) + ")" : std::string()) +
+                             ", " + std::to_string(asked) + " were asked for; set the count to " +
+                             std::to_string(length_));
 }
 
 void netcdf_reader::check_classic_header(int fd, std::uint64_t file_size) {
@@ -228,7 +230,8 @@ void netcdf_reader::check_filters() {
 
 netcdf_reader::netcdf_reader(netcdf_reader&& o) noexcept
     : path_(std::move(o.path_)), dtype_(o.dtype_), variable_(std::move(o.variable_)),
-      ncid_(std::exchange(o.ncid_, -1)), varid_(o.varid_), length_(o.length_), done_(o.done_) {}
+      ncid_(std::exchange(o.ncid_, -1)), varid_(o.varid_), length_(o.length_), shape_(std::move(o.shape_)),
+      done_(o.done_) {}
 
 netcdf_reader::~netcdf_reader() {
     if (ncid_ < 0) return;
@@ -245,9 +248,51 @@ void netcdf_reader::read(void* data, std::uint64_t count) {
                                              std::to_string(count) + " after " + std::to_string(done_) +
                                              " goes past them");
     if (count == 0) return;
-    std::size_t start = static_cast<std::size_t>(done_), n = static_cast<std::size_t>(count);
-    check(nc_get_vara(ncid_, varid_, &start, &n, data), FB_E_CORRUPT, "cannot read from", path_);
+    read_range(done_, data, count);
     done_ += count;
+}
+
+void netcdf_reader::read_range(std::uint64_t offset, void* data, std::uint64_t count) {
+    if (shape_.size() == 1) {
+        std::size_t start = static_cast<std::size_t>(offset), n = static_cast<std::size_t>(count);
+        check(nc_get_vara(ncid_, varid_, &start, &n, data), FB_E_CORRUPT, "cannot read from", path_);
+        return;
+    }
+    const std::size_t size = fb_dtype_size(dtype_);
+    for (const auto& b : array_shape::flat_range_boxes(shape_, offset, count)) {
+        start_.assign(b.start.begin(), b.start.end());
+        count_.assign(b.count.begin(), b.count.end());
+        check(nc_get_vara(ncid_, varid_, start_.data(), count_.data(),
+                          static_cast<unsigned char*>(data) + b.position * size),
+              FB_E_CORRUPT, "cannot read from", path_);
+    }
+}
+
+void netcdf_reader::read_at(std::uint64_t offset, void* data, std::uint64_t count) {
+    library_call call;
+    if (ncid_ < 0) throw sdk::error(FB_E_STATE, "netcdf: read_at from '" + path_ + "' after close");
+    // The adapter checked the range against the count asked for, which is
+    // the file's unless it was FB_COUNT_UNKNOWN.
+    if (offset > length_ || count > length_ - offset)
+        throw sdk::error(FB_E_TRUNCATED, "netcdf: variable '" + variable_ + "' of '" + path_ + "' holds " +
+                                             std::to_string(length_) + " elements; elements [" +
+                                             std::to_string(offset) + ", " + std::to_string(offset + count) +
+                                             ") lie outside them");
+    if (count == 0) return;
+    read_range(offset, data, count);
+}
+
+void netcdf_reader::read_box(const std::uint64_t* start, const std::uint64_t* count, void* data) {
+    library_call call;
+    if (ncid_ < 0) throw sdk::error(FB_E_STATE, "netcdf: read_box from '" + path_ + "' after close");
+    // The adapter checked the box against the shape asked for, which
+    // check_variable found to be the file's.
+    start_.assign(start, start + shape_.size());
+    count_.assign(count, count + shape_.size());
+    for (std::size_t n : count_)
+        if (n == 0) return;
+    check(nc_get_vara(ncid_, varid_, start_.data(), count_.data(), data), FB_E_CORRUPT, "cannot read from",
+          path_);
 }
 
 void netcdf_reader::close() {

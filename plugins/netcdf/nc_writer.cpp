@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <utility>
+#include <vector>
 
 namespace formatbench::netcdf {
 namespace {
@@ -64,15 +65,31 @@ void netcdf_writer::define(const sdk::open_request& r) {
     if (!unlimited_ && r.count > SIZE_MAX)
         throw sdk::error(FB_E_INVALID_OPTION, "netcdf: a count of " + std::to_string(r.count) + " for '" +
                                                   path_ + "' does not fit netCDF's size_t");
-    int dim = -1;
-    st = nc_def_dim(ncid_, dimension_name, unlimited_ ? NC_UNLIMITED : static_cast<std::size_t>(r.count),
-                    &dim);
-    if (st != NC_NOERR)
-        fail(st, FB_E_INVALID_OPTION, "cannot define the dimension of", path_,
-             std::string("format ") + format_name(s.format) + " may not hold " + std::to_string(r.count) +
-                 " elements (64bit_data and netcdf4 hold the most)");
+    // One dimension per axis of the shape: "index" for a flat array (and a
+    // 1-D shape), "dim0", "dim1", ... for N axes (dim0 the slowest, as
+    // netCDF and C order them).
+    if (r.shape.size() <= 1) {
+        shape_ = {unlimited_ ? 0 : r.count};
+    } else {
+        shape_ = r.shape;
+    }
+    std::vector<int> dims(shape_.size(), -1);
+    for (std::size_t k = 0; k < shape_.size(); ++k) {
+        const std::string name = shape_.size() == 1 ? std::string(dimension_name) : "dim" + std::to_string(k);
+        if (shape_[k] > SIZE_MAX)
+            throw sdk::error(FB_E_INVALID_OPTION, "netcdf: an extent of " + std::to_string(shape_[k]) +
+                                                      " for '" + path_ + "' does not fit netCDF's size_t");
+        const std::size_t length = k == 0 && unlimited_ ? NC_UNLIMITED : static_cast<std::size_t>(shape_[k]);
+        st = nc_def_dim(ncid_, name.c_str(), length, &dims[k]);
+        if (st != NC_NOERR)
+            fail(st, FB_E_INVALID_OPTION, "cannot define the dimension " + name + " of", path_,
+                 std::string("format ") + format_name(s.format) + " may not hold " +
+                     (shape_.size() == 1 ? std::to_string(r.count) + " elements"
+                                         : "the shape " + array_shape::shape_text(shape_)) +
+                     " (64bit_data and netcdf4 hold the most)");
+    }
     const nc_type type = variable_type(dtype_, s.classic_model());
-    st = nc_def_var(ncid_, s.variable.c_str(), type, 1, &dim, &varid_);
+    st = nc_def_var(ncid_, s.variable.c_str(), type, static_cast<int>(dims.size()), dims.data(), &varid_);
     if (st != NC_NOERR)
         fail(st, FB_E_INVALID_OPTION, "cannot define the variable '" + s.variable + "' in", path_);
     if (dtype_ == FB_DTYPE_U8 && type == NC_BYTE)
@@ -86,11 +103,16 @@ void netcdf_writer::define(const sdk::open_request& r) {
             check(nc_def_var_chunking(ncid_, varid_, NC_CONTIGUOUS, nullptr), FB_E_INVALID_OPTION,
                   "cannot make the variable contiguous in", path_);
         } else if (chunked) {
-            // A chunk no larger than a fixed dimension (netCDF refuses more).
-            std::size_t chunk =
-                static_cast<std::size_t>(unlimited_ ? s.chunk : std::min<std::uint64_t>(s.chunk, r.count));
-            check(nc_def_var_chunking(ncid_, varid_, NC_CHUNKED, s.chunk ? &chunk : nullptr),
-                  FB_E_INVALID_OPTION, "cannot use this chunk size for", path_);
+            // Chunks no larger than a fixed dimension (netCDF refuses more),
+            // or netCDF's default (none given).
+            const array_shape::extents c = chunk_extents(
+                s, r.shape.size() <= 1 ? array_shape::extents{} : r.shape, r.count, unlimited_, path_);
+            const std::vector<std::size_t> sizes(c.begin(), c.end());
+            check(nc_def_var_chunking(ncid_, varid_, NC_CHUNKED, sizes.empty() ? nullptr : sizes.data()),
+                  FB_E_INVALID_OPTION,
+                  "cannot use the chunks " +
+                      (c.empty() ? std::string("(netCDF's default)") : array_shape::shape_text(c)) + " for",
+                  path_);
         }
         if (s.deflate > 0 || s.shuffle)
             check(nc_def_var_deflate(ncid_, varid_, s.shuffle ? 1 : 0, s.deflate > 0 ? 1 : 0, s.deflate),
@@ -107,7 +129,7 @@ void netcdf_writer::define(const sdk::open_request& r) {
 netcdf_writer::netcdf_writer(netcdf_writer&& o) noexcept
     : path_(std::move(o.path_)), dtype_(o.dtype_), settings_(std::move(o.settings_)),
       ncid_(std::exchange(o.ncid_, -1)), varid_(o.varid_), unlimited_(o.unlimited_), capacity_(o.capacity_),
-      written_(o.written_), exists_(o.exists_), created_(o.created_) {}
+      written_(o.written_), shape_(std::move(o.shape_)), exists_(o.exists_), created_(o.created_) {}
 
 netcdf_writer::~netcdf_writer() {
     if (ncid_ < 0) return;
@@ -123,8 +145,20 @@ void netcdf_writer::write(const void* data, std::uint64_t count) {
         throw sdk::error(FB_E_STATE, "netcdf: '" + path_ + "': a write of " + std::to_string(count) +
                                          " elements after " + std::to_string(written_) + " goes past the " +
                                          std::to_string(capacity_) + " the file was opened for");
-    std::size_t start = static_cast<std::size_t>(written_), n = static_cast<std::size_t>(count);
-    check(nc_put_vara(ncid_, varid_, &start, &n, data), FB_E_IO, "cannot write to", path_);
+    if (shape_.size() == 1) {
+        std::size_t start = static_cast<std::size_t>(written_), n = static_cast<std::size_t>(count);
+        check(nc_put_vara(ncid_, varid_, &start, &n, data), FB_E_IO, "cannot write to", path_);
+    } else {
+        // The flat range as boxes of the shape, one nc_put_vara each.
+        const std::size_t size = fb_dtype_size(dtype_);
+        for (const auto& b : array_shape::flat_range_boxes(shape_, written_, count)) {
+            const std::vector<std::size_t> start(b.start.begin(), b.start.end()),
+                n(b.count.begin(), b.count.end());
+            check(nc_put_vara(ncid_, varid_, start.data(), n.data(),
+                              static_cast<const unsigned char*>(data) + b.position * size),
+                  FB_E_IO, "cannot write to", path_);
+        }
+    }
     written_ += count;
 }
 

@@ -1,10 +1,13 @@
-// The netcdf plugin's writer: one variable over one dimension in a new
-// netCDF file.
+// The netcdf plugin's writer: one variable in a new netCDF file, over one
+// dimension ("index") for a flat array or a 1-D shape, or over one per axis
+// of the data set's shape (ABI 1.2), "dim0", "dim1", ... (dim0 the slowest).
 //
-// The dimension ("index") has the count as its fixed length, or is
+// The dimension "index" (or dim0) has its extent as its fixed length, or is
 // unlimited with the option unlimited, an unknown count or a count of 0
 // (netCDF's length 0 means unlimited). Each write is nc_put_vara of the
-// chunk at its offset, in the variable's own type (no conversion). Fill
+// chunk at its offset (for N axes one per box of the flat range,
+// array_shape::flat_range_boxes), in the variable's own type (no
+// conversion). Fill
 // values are off (nc_set_fill NC_NOFILL): every element is written, and a
 // classic file would otherwise be written twice. A u8 variable in the
 // classic data model is NC_BYTE with the attribute _Unsigned = "true" (the
@@ -44,8 +47,9 @@ private:
     bool unlimited_ = false;
     std::uint64_t capacity_ = 0; // a fixed dimension's length
     std::uint64_t written_ = 0;
-    bool exists_ = false;  // the path existed before open
-    bool created_ = false; // this writer made the file at path_
+    array_shape::extents shape_; // the variable's extents (index's length alone when flat)
+    bool exists_ = false;        // the path existed before open
+    bool created_ = false;       // this writer made the file at path_
 };
 
 } // namespace formatbench::netcdf

@@ -7,13 +7,21 @@
 // install); the file's structure (type
 // H5T_IEEE_F64LE and friends, rank, fixed or unlimited size, layout, chunk
 // size, filter pipeline, superblock version of each libver); datasets made
-// here with the C API that the reader accepts (big-endian, a nested path)
-// or refuses (another type, 2-D, scalar, missing) with the right status and
+// here with the C API that the reader accepts (big-endian, a nested path,
+// 2-D as a flat array) or refuses (another type, another shape, scalar,
+// missing) with the right status and
 // a message naming file and dataset; truncation and flipped bytes (each read
 // in a child process: no crash, no hang, an error or the same values); no
 // HDF5 id left open and nothing printed to stderr on any path, also from a
-// new thread.
+// new thread. Shapes (ABI 1.2): the dataspace of the data set's shape,
+// contiguous and chunked by the option chunks (the file's chunk extents),
+// read_at and read_box of shaped and flat files (shaped_test.hpp), the
+// chunks option's grammar and its refusals at plan and at open, and the
+// decomposition of a flat range into boxes (array_shape.hpp) over every
+// range of a few shapes.
+#include "../../plugins/hdf5/array_shape.hpp"
 #include "plugin_test.hpp"
+#include "shaped_test.hpp"
 
 #include <hdf5.h>
 
@@ -521,7 +529,7 @@ TEST_F(Hdf5, RefusesDatasetsThatAreNotWhatWasAsked) {
             {"i32.h5", FB_DTYPE_I64, 12, FB_E_CORRUPT, "holds 32-bit signed integer, not i64"},
             {"s8.h5", FB_DTYPE_U8, 12, FB_E_CORRUPT,
              "holds 8-bit signed integer, not u8 (8-bit unsigned integer)"},
-            {"2d.h5", FB_DTYPE_F64, 12, FB_E_UNSUPPORTED, "is 2-D (3 x 4); this plugin reads 1-D datasets"},
+            {"2d.h5", FB_DTYPE_F64, 13, FB_E_TRUNCATED, "holds 12 elements (3 x 4), 13 were asked for"},
             {"scalar.h5", FB_DTYPE_F64, 1, FB_E_UNSUPPORTED, "is a scalar"},
             {"other.h5", FB_DTYPE_F64, 12, FB_E_CORRUPT, "has no readable dataset 'data'"},
             {"other.h5", FB_DTYPE_F64, 12, FB_E_CORRUPT,
@@ -738,6 +746,237 @@ TEST_F(Hdf5, NothingOnStderrFromAnyThread) {
     H5Eget_auto2(H5E_DEFAULT, &function, &data);
     EXPECT_EQ(reinterpret_cast<void*>(function), reinterpret_cast<void*>(H5Eprint2));
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+// ---- Shapes and random access (ABI 1.2) ------------------------------------------
+
+// Every flat range of a few shapes: its boxes are at most 2 * ndim - 1,
+// disjoint, in flat order, and their elements (row-major within each box)
+// are exactly the range, each box at its position.
+TEST(ArrayShape, FlatRangeBoxesAreTheRange) {
+    namespace as = formatbench::array_shape;
+    for (const as::extents& shape :
+         std::vector<as::extents>{{7}, {2, 3}, {3, 4, 5}, {2, 1, 3, 2}, {1, 1, 4}}) {
+        std::uint64_t n = 1;
+        for (auto e : shape)
+            n *= e;
+        std::vector<std::uint64_t> stride(shape.size(), 1);
+        for (std::size_t k = shape.size() - 1; k > 0; --k)
+            stride[k - 1] = stride[k] * shape[k];
+        for (std::uint64_t offset = 0; offset <= n; ++offset)
+            for (std::uint64_t count = 0; offset + count <= n; ++count) {
+                SCOPED_TRACE(as::shape_text(shape) + ": [" + std::to_string(offset) + ", +" +
+                             std::to_string(count) + ")");
+                const auto boxes = as::flat_range_boxes(shape, offset, count);
+                EXPECT_LE(boxes.size(), 2 * shape.size() - 1);
+                if (count == 0) {
+                    EXPECT_TRUE(boxes.empty());
+                }
+                std::vector<std::uint64_t> seen;
+                for (const auto& b : boxes) {
+                    EXPECT_EQ(b.position, seen.size());
+                    // The box's elements, row-major (an odometer over its axes).
+                    std::vector<std::uint64_t> i(shape.size(), 0);
+                    for (;;) {
+                        std::uint64_t flat = 0;
+                        for (std::size_t k = 0; k < shape.size(); ++k) {
+                            ASSERT_LT(b.start[k] + i[k], shape[k]);
+                            flat += (b.start[k] + i[k]) * stride[k];
+                        }
+                        seen.push_back(flat);
+                        std::size_t k = shape.size();
+                        while (k > 0 && ++i[k - 1] == b.count[k - 1])
+                            i[--k] = 0;
+                        if (k == 0) break;
+                    }
+                }
+                std::vector<std::uint64_t> want(count);
+                for (std::uint64_t j = 0; j < count; ++j)
+                    want[j] = offset + j;
+                EXPECT_EQ(seen, want);
+            }
+    }
+}
+
+TEST(ArrayShape, ChunksGrammarAndDefaultChunks) {
+    namespace as = formatbench::array_shape;
+    as::chunks_spec c;
+    std::string why;
+    ASSERT_TRUE(as::parse_chunks("32,64,64", c, why));
+    EXPECT_EQ(c.kind, as::chunks_kind::list);
+    EXPECT_EQ(c.sizes, (as::extents{32, 64, 64}));
+    ASSERT_TRUE(as::parse_chunks(" 4 , 5 ", c, why));
+    EXPECT_EQ(c.sizes, (as::extents{4, 5}));
+    ASSERT_TRUE(as::parse_chunks("contiguous", c, why));
+    EXPECT_EQ(c.kind, as::chunks_kind::contiguous);
+    ASSERT_TRUE(as::parse_chunks("auto", c, why));
+    EXPECT_EQ(c.kind, as::chunks_kind::automatic);
+    ASSERT_TRUE(as::parse_chunks("4294967295", c, why));
+    for (const char* bad : {"0,4", "1,,2", "1,2,", "x", "-1", "4294967296", "1.5", "99999999999999999999999"})
+        EXPECT_FALSE(as::parse_chunks(bad, c, why)) << bad;
+    EXPECT_FALSE(as::parse_chunks("0,4", c, why));
+    EXPECT_EQ(why, "0 is not a chunk extent (each is at least 1)");
+    as::extents fitted;
+    EXPECT_TRUE(as::fit_chunks({2, 64, 3}, {3, 4, 5}, 60, fitted, why));
+    EXPECT_EQ(fitted, (as::extents{2, 4, 3}));
+    EXPECT_FALSE(as::fit_chunks({2, 3}, {3, 4, 5}, 60, fitted, why));
+    EXPECT_NE(why.find("2 extents for the shape 3 x 4 x 5 (3 axes)"), std::string::npos) << why;
+    EXPECT_EQ(as::trailing_chunk({3, 4, 5}, 7), (as::extents{1, 1, 5}));
+    EXPECT_EQ(as::trailing_chunk({3, 4, 5}, 12), (as::extents{1, 2, 5}));
+    EXPECT_EQ(as::trailing_chunk({3, 4, 5}, 20), (as::extents{1, 4, 5}));
+    EXPECT_EQ(as::trailing_chunk({3, 4, 5}, 1000), (as::extents{3, 4, 5}));
+    EXPECT_EQ(as::trailing_chunk({3, 4, 5}, 3), (as::extents{1, 1, 3}));
+}
+
+struct shaped_layout {
+    option_list options;
+    H5D_layout_t layout;
+    std::vector<hsize_t> chunk; // the file's chunk extents when chunked
+};
+
+const std::vector<shaped_layout> shaped_layouts = {
+    {{}, H5D_CONTIGUOUS, {}},
+    {{{"chunks", "contiguous"}}, H5D_CONTIGUOUS, {}},
+    {{{"chunks", "2,3,4"}}, H5D_CHUNKED, {2, 3, 4}},
+    {{{"chunks", "1, 4, 2"}, {"deflate", "1"}, {"shuffle", "true"}}, H5D_CHUNKED, {1, 4, 2}},
+    {{{"chunks", "64,64,64"}, {"libver", "latest"}}, H5D_CHUNKED, {3, 4, 5}}, // cut to the shape
+    {{{"layout", "chunked"}, {"chunk", "7"}}, H5D_CHUNKED, {1, 1, 5}},        // whole trailing axes
+    {{{"deflate", "1"}}, H5D_CHUNKED, {3, 4, 5}},                             // 1 MiB: all of it
+};
+
+TEST_F(Hdf5, ShapedDatasetsReadAtRandom) {
+    for (const auto& c : shaped_layouts) {
+        SCOPED_TRACE(testing::PrintToString(c.options));
+        const std::string path = dir_ / "shaped.h5";
+        std::filesystem::remove(path);
+        shaped_test::write_shaped(id, path, c.options);
+        // The file, with the C API: rank 3, extents 3 x 4 x 5, the layout
+        // and chunk extents, the values of the index formula.
+        hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+        ASSERT_GE(file, 0);
+        hid_t ds = H5Dopen2(file, "data", H5P_DEFAULT);
+        hid_t space = H5Dget_space(ds);
+        hsize_t dims[3] = {}, max_dims[3] = {};
+        EXPECT_EQ(H5Sget_simple_extent_ndims(space), 3);
+        H5Sget_simple_extent_dims(space, dims, max_dims);
+        EXPECT_EQ(std::vector<hsize_t>(dims, dims + 3), (std::vector<hsize_t>{3, 4, 5}));
+        EXPECT_EQ(std::vector<hsize_t>(max_dims, max_dims + 3), (std::vector<hsize_t>{3, 4, 5}));
+        hid_t dcpl = H5Dget_create_plist(ds);
+        EXPECT_EQ(H5Pget_layout(dcpl), c.layout);
+        if (c.layout == H5D_CHUNKED) {
+            hsize_t chunk[3] = {};
+            EXPECT_EQ(H5Pget_chunk(dcpl, 3, chunk), 3);
+            EXPECT_EQ(std::vector<hsize_t>(chunk, chunk + 3), c.chunk);
+        }
+        double all[60];
+        EXPECT_GE(H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, all), 0);
+        EXPECT_EQ(std::vector<double>(all, all + 60), shaped_test::range_values(0, 60));
+        H5Pclose(dcpl);
+        H5Sclose(space);
+        H5Dclose(ds);
+        H5Fclose(file);
+
+        shaped_test::expect_random_access(id, path, c.options);
+        shaped_test::expect_flat_and_other_shape(id, path);
+    }
+}
+
+// read_at on a flat file (no shape): one hyperslab per call.
+TEST_F(Hdf5, FlatDatasetsReadAt) {
+    for (const option_list& o : {option_list{}, option_list{{"chunk", "7"}, {"deflate", "1"}}}) {
+        const bytes data = make_data(FB_DTYPE_I32, 100, 3);
+        write_array(id, dir_ / "flat.h5", FB_DTYPE_I32, data, o);
+        auto r = plugin(id).open_read(dir_ / "flat.h5", FB_DTYPE_I32, 100, o);
+        for (auto [offset, count] : std::vector<std::pair<std::size_t, std::size_t>>{
+                 {0, 1}, {99, 1}, {13, 40}, {13, 40}, {0, 100}}) {
+            bytes got(count * 4);
+            r->read_at(offset, got.data(), count);
+            EXPECT_EQ(got, bytes(data.begin() + offset * 4, data.begin() + (offset + count) * 4));
+        }
+        std::string message;
+        unsigned char sink[8];
+        EXPECT_EQ(status_of([&] { r->read_at(99, sink, 2); }, &message), FB_E_TRUNCATED) << message;
+        // A flat stream has no shape to take a box of.
+        EXPECT_EQ(status_of([&] { r->read_box({0}, {1}, sink); }, &message), FB_E_TRUNCATED) << message;
+        r->close();
+    }
+}
+
+// A 2-D dataset of another program read as the flat array of its count.
+TEST_F(Hdf5, OtherProgramsShapedDatasetsReadFlat) {
+    const double v[6] = {1, 2, 3, 4, 5, 6};
+    make_dataset(dir_ / "2d.h5", "data", H5T_IEEE_F64LE, {2, 3}, v, H5T_NATIVE_DOUBLE);
+    bytes back = read_array(id, dir_ / "2d.h5", FB_DTYPE_F64, 6, {}, 4);
+    EXPECT_EQ(std::memcmp(back.data(), v, sizeof v), 0);
+    auto r = plugin(id).open_read(dir_ / "2d.h5", FB_DTYPE_F64, 6, {}, {{2, 3}, false});
+    double col[2];
+    r->read_box({0, 1}, {2, 1}, col);
+    EXPECT_EQ(col[0], 2);
+    EXPECT_EQ(col[1], 5);
+    r->close();
+}
+
+TEST_F(Hdf5, ChunksOptionRefusals) {
+    using shaped_test::plan_refusal;
+    // Grammar and contradictions: at plan (no shape there) and at open.
+    struct refusal {
+        option_list options;
+        std::string text;
+    };
+    for (const refusal& c : std::vector<refusal>{
+             {{{"chunks", "0,4,5"}}, "option chunks '0,4,5': 0 is not a chunk extent"},
+             {{{"chunks", "2,,3"}}, "is not a chunk extent"},
+             {{{"chunks", "big"}}, "chunks is auto, contiguous, or chunk extents"},
+             {{{"chunks", "2,3,4"}, {"layout", "contiguous"}}, "contradict"},
+             {{{"chunks", "contiguous"}, {"layout", "chunked"}}, "contradict"},
+             {{{"chunks", "2,3,4"}, {"chunk", "100"}}, "two chunk sizes"},
+             {{{"chunks", "contiguous"}, {"deflate", "1"}}, "not contiguous"},
+         }) {
+        SCOPED_TRACE(testing::PrintToString(c.options));
+        const std::string plan = plan_refusal(id, c.options);
+        EXPECT_NE(plan.find(c.text), std::string::npos) << plan;
+        EXPECT_NE(plan.find("chunk"), std::string::npos) << plan;
+        std::string message;
+        const std::string path = dir_ / "refused.h5";
+        EXPECT_EQ(status_of([&] { shaped_test::write_shaped(id, path, c.options); }, &message),
+                  FB_E_INVALID_OPTION);
+        EXPECT_NE(message.find(c.text), std::string::npos) << message;
+        EXPECT_NE(message.find(path), std::string::npos) << message;
+        EXPECT_FALSE(std::filesystem::exists(path));
+    }
+    // A list that fits no shape is grammar at plan, refused at open.
+    EXPECT_EQ(plan_refusal(id, {{"chunks", "2,3"}}), "");
+    std::string message;
+    const std::string path = dir_ / "refused.h5";
+    EXPECT_EQ(status_of(
+                  [&] {
+                      shaped_test::write_shaped(id, path, {{"chunks", "2,3"}});
+                  },
+                  &message),
+              FB_E_INVALID_OPTION);
+    EXPECT_NE(message.find("option chunks: 2 extents for the shape 3 x 4 x 5 (3 axes)"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_FALSE(std::filesystem::exists(path));
+    // A flat array takes one extent.
+    EXPECT_EQ(status_of(
+                  [&] {
+                      write_array(id, path, FB_DTYPE_F64, make_data(FB_DTYPE_F64, 10), {{"chunks", "2,5"}});
+                  },
+                  &message),
+              FB_E_INVALID_OPTION);
+    EXPECT_NE(message.find("2 extents for a flat array (1 axis)"), std::string::npos) << message;
+    write_array(id, path, FB_DTYPE_F64, make_data(FB_DTYPE_F64, 10), {{"chunks", "4"}});
+    EXPECT_EQ(inspect(path, "data", FB_DTYPE_F64).chunk, 4u);
+    // A shape that does not hold the count.
+    EXPECT_EQ(status_of(
+                  [&] {
+                      plugin(id).open_write(dir_ / "bad_shape.h5", FB_DTYPE_F64, 61, {}, {{3, 4, 5}, false});
+                  },
+                  &message),
+              FB_E_INVALID_OPTION);
+    EXPECT_NE(message.find("does not hold the 61 elements"), std::string::npos) << message;
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "bad_shape.h5"));
 }
 
 } // namespace

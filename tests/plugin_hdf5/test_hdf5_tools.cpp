@@ -9,6 +9,7 @@
 // dataset) is refused with the reason. Exits 77 (SKIP) without h5dump or
 // h5py for /usr/bin/python3.
 #include "plugin_test.hpp"
+#include "shaped_test.hpp"
 
 #include <bit>
 #include <sstream>
@@ -193,6 +194,36 @@ TEST(Hdf5Tools, H5pyFilesReadBitExact) {
                   &message),
               FB_E_CORRUPT);
     EXPECT_NE(message.find("holds an enum type (h5py stores bool so), not u8"), std::string::npos) << message;
+}
+
+// Shaped files (ABI 1.2), contiguous and chunked: h5py sees the shape
+// (3, 4, 5), the chunks and the values numpy's arange gives.
+const char* h5py_shape_script = R"py(
+import sys, h5py, numpy as np
+path, chunks = sys.argv[1], sys.argv[2]
+with h5py.File(path, 'r') as f:
+    d = f['data']
+    got = (d.shape, str(d.chunks).replace(' ', ''), d.dtype.str)
+    want = ((3, 4, 5), chunks, '<f8')
+    if got != want:
+        print(f"{path}: h5py sees {got}, expected {want}")
+        sys.exit(1)
+    if not np.array_equal(d[()], np.arange(60, dtype='f8').reshape(3, 4, 5)):
+        print(f"{path}: h5py reads other values")
+        sys.exit(1)
+)py";
+
+TEST(Hdf5Tools, H5pyReadsShapedFiles) {
+    temp_dir dir;
+    for (auto [options, chunks] : std::vector<std::pair<option_list, std::string>>{
+             {{}, "None"},
+             {{{"chunks", "2,3,4"}}, "(2,3,4)"},
+             {{{"chunks", "1,4,5"}, {"deflate", "3"}}, "(1,4,5)"}}) {
+        const std::string path = dir / "shaped.h5";
+        std::filesystem::remove(path);
+        shaped_test::write_shaped(id, path, options);
+        EXPECT_EQ(run_python(dir, h5py_shape_script, {path, chunks}), 0) << chunks;
+    }
 }
 
 } // namespace

@@ -10,6 +10,10 @@
 // read in a child: no crash and no hang in the classic formats; netCDF-4 has
 // a known crash inside HDF5, counted); concurrent streams from two threads
 // (netCDF-C is not thread-safe; the plugin serialises); nothing on stderr.
+// Shapes (ABI 1.2): dimensions dim0..dim2 of the data set's shape,
+// contiguous and chunked by the option chunks, read_at and read_box
+// (shaped_test.hpp), and the chunks option's refusals at plan and open.
+#include "../plugin_hdf5/shaped_test.hpp"
 #include "plugin_test.hpp"
 
 #include <hdf5.h>
@@ -315,23 +319,23 @@ TEST(Netcdf, RefusesVariablesThatAreNotWhatWasAsked) {
     make_variable(dir / "2d.nc", NC_NETCDF4, "data", NC_DOUBLE, {2, 3}, "", nullptr);
     make_variable(dir / "scalar.nc", 0, "data", NC_DOUBLE, {}, "", nullptr);
     make_variable(dir / "other.nc", 0, "temperature", NC_DOUBLE, {6}, "", nullptr);
-    expect_refused(id, dir,
-                   {
-                       {"int.nc", FB_DTYPE_F64, 6, FB_E_CORRUPT,
-                        "variable 'data' of '" + (dir / "int.nc") + "' holds int (32-bit), not f64"},
-                       {"int.nc", FB_DTYPE_F32, 6, FB_E_CORRUPT,
-                        "holds int (32-bit), not f32; read it with the dtype it holds"},
-                       {"byte.nc", FB_DTYPE_U8, 6, FB_E_CORRUPT,
-                        "u8 reads ubyte, or byte with the attribute _Unsigned = \"true\""},
-                       {"false.nc", FB_DTYPE_U8, 6, FB_E_CORRUPT, "holds byte (signed 8-bit), not u8"},
-                       {"2d.nc", FB_DTYPE_F64, 6, FB_E_UNSUPPORTED,
-                        "has 2 dimensions (2 x 3); this plugin reads 1-D variables"},
-                       {"scalar.nc", FB_DTYPE_F64, 1, FB_E_UNSUPPORTED, "has no dimension (a scalar)"},
-                       {"other.nc", FB_DTYPE_F64, 6, FB_E_CORRUPT,
-                        "has no variable 'data'; it holds temperature; choose one with the option variable"},
-                       {"int.nc", FB_DTYPE_I32, 7, FB_E_TRUNCATED, "holds 6 elements, 7 were asked for"},
-                       {"int.nc", FB_DTYPE_I32, 5, FB_E_CORRUPT, "set the count to 6"},
-                   });
+    expect_refused(
+        id, dir,
+        {
+            {"int.nc", FB_DTYPE_F64, 6, FB_E_CORRUPT,
+             "variable 'data' of '" + (dir / "int.nc") + "' holds int (32-bit), not f64"},
+            {"int.nc", FB_DTYPE_F32, 6, FB_E_CORRUPT,
+             "holds int (32-bit), not f32; read it with the dtype it holds"},
+            {"byte.nc", FB_DTYPE_U8, 6, FB_E_CORRUPT,
+             "u8 reads ubyte, or byte with the attribute _Unsigned = \"true\""},
+            {"false.nc", FB_DTYPE_U8, 6, FB_E_CORRUPT, "holds byte (signed 8-bit), not u8"},
+            {"2d.nc", FB_DTYPE_F64, 7, FB_E_TRUNCATED, "holds 6 elements (2 x 3), 7 were asked for"},
+            {"scalar.nc", FB_DTYPE_F64, 1, FB_E_UNSUPPORTED, "has no dimension (a scalar)"},
+            {"other.nc", FB_DTYPE_F64, 6, FB_E_CORRUPT,
+             "has no variable 'data'; it holds temperature; choose one with the option variable"},
+            {"int.nc", FB_DTYPE_I32, 7, FB_E_TRUNCATED, "holds 6 elements, 7 were asked for"},
+            {"int.nc", FB_DTYPE_I32, 5, FB_E_CORRUPT, "set the count to 6"},
+        });
     expect_read_past_the_end_refused(id, dir / "int.nc", FB_DTYPE_I32, 6);
 }
 
@@ -515,6 +519,131 @@ TEST(Netcdf, NothingOnStderrFromAnyThread) {
     ::close(saved);
     ::close(sink);
     EXPECT_EQ(file_text(dir / "stderr"), "");
+}
+
+// ---- Shapes and random access (ABI 1.2) ------------------------------------------
+
+struct shaped_storage {
+    option_list options;
+    int storage;                    // NC_CONTIGUOUS or NC_CHUNKED (netCDF-4), -1 for classic formats
+    std::vector<std::size_t> chunk; // when chunked
+};
+
+TEST(Netcdf, ShapedVariablesReadAtRandom) {
+    temp_dir dir;
+    const std::vector<shaped_storage> cases = {
+        {{}, NC_CONTIGUOUS, {}},
+        {{{"chunks", "contiguous"}}, NC_CONTIGUOUS, {}},
+        {{{"chunks", "2,3,4"}}, NC_CHUNKED, {2, 3, 4}},
+        {{{"chunks", "1,4,2"}, {"deflate", "1"}, {"format", "netcdf4_classic"}}, NC_CHUNKED, {1, 4, 2}},
+        {{{"chunks", "64,64,64"}}, NC_CHUNKED, {3, 4, 5}},
+        {{{"chunk", "7"}}, NC_CHUNKED, {1, 1, 5}},
+        {{{"format", "classic"}}, -1, {}},
+        {{{"format", "64bit_data"}}, -1, {}},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(options_text(c.options));
+        const std::string path = dir / "shaped.nc";
+        std::filesystem::remove(path);
+        shaped_test::write_shaped(id, path, c.options);
+        // The file, with the C API: dimensions dim0..dim2 of 3, 4, 5, the
+        // storage, the values of the index formula.
+        int nc = -1, var = -1, ndims = 0, dims[3] = {};
+        ASSERT_EQ(nc_open(path.c_str(), NC_NOWRITE, &nc), NC_NOERR);
+        ASSERT_EQ(nc_inq_varid(nc, "data", &var), NC_NOERR);
+        nc_inq_varndims(nc, var, &ndims);
+        ASSERT_EQ(ndims, 3);
+        nc_inq_vardimid(nc, var, dims);
+        for (int k = 0; k < 3; ++k) {
+            char name[NC_MAX_NAME + 1] = "";
+            std::size_t length = 0;
+            nc_inq_dim(nc, dims[k], name, &length);
+            EXPECT_EQ(std::string(name), "dim" + std::to_string(k));
+            EXPECT_EQ(length, shaped_test::shape[k]);
+        }
+        if (c.storage >= 0) {
+            int storage = -1;
+            std::size_t chunk[3] = {};
+            nc_inq_var_chunking(nc, var, &storage, chunk);
+            EXPECT_EQ(storage, c.storage);
+            if (storage == NC_CHUNKED) {
+                EXPECT_EQ(std::vector<std::size_t>(chunk, chunk + 3), c.chunk);
+            }
+        }
+        double all[60];
+        EXPECT_EQ(nc_get_var_double(nc, var, all), NC_NOERR);
+        EXPECT_EQ(std::vector<double>(all, all + 60), shaped_test::range_values(0, 60));
+        nc_close(nc);
+
+        shaped_test::expect_random_access(id, path, c.options);
+        shaped_test::expect_flat_and_other_shape(id, path);
+    }
+}
+
+TEST(Netcdf, FlatVariablesReadAt) {
+    temp_dir dir;
+    for (const char* format : {"netcdf4", "classic"}) {
+        const bytes data = make_data(FB_DTYPE_I32, 100, 3);
+        write_array(id, dir / "flat.nc", FB_DTYPE_I32, data, {{"format", format}});
+        auto r = plugin(id).open_read(dir / "flat.nc", FB_DTYPE_I32, 100, {});
+        for (auto [offset, count] : std::vector<std::pair<std::size_t, std::size_t>>{
+                 {0, 1}, {99, 1}, {13, 40}, {13, 40}, {0, 100}}) {
+            bytes got(count * 4);
+            r->read_at(offset, got.data(), count);
+            EXPECT_EQ(got, bytes(data.begin() + offset * 4, data.begin() + (offset + count) * 4));
+        }
+        std::string message;
+        unsigned char sink[8];
+        EXPECT_EQ(status_of([&] { r->read_at(99, sink, 2); }, &message), FB_E_TRUNCATED) << message;
+        r->close();
+    }
+}
+
+TEST(Netcdf, ChunksOptionRefusals) {
+    using shaped_test::plan_refusal;
+    temp_dir dir;
+    struct refusal {
+        option_list options;
+        std::string text;
+    };
+    for (const refusal& c : std::vector<refusal>{
+             {{{"chunks", "0,4,5"}}, "option chunks '0,4,5': 0 is not a chunk extent"},
+             {{{"chunks", "big"}}, "chunks is auto, contiguous, or chunk extents"},
+             {{{"chunks", "2,3,4"}, {"format", "classic"}},
+              "option chunks '2,3,4': format classic (a classic format) stores every variable in one piece "
+              "and "
+              "cannot chunk; use format netcdf4 or netcdf4_classic"},
+             {{{"chunks", "contiguous"}, {"format", "64bit_offset"}}, "cannot chunk"},
+             {{{"chunks", "2,3,4"}, {"chunking", "contiguous"}}, "contradict"},
+             {{{"chunks", "contiguous"}, {"chunking", "chunked"}}, "contradict"},
+             {{{"chunks", "2,3,4"}, {"chunk", "100"}}, "two chunk sizes"},
+             {{{"chunks", "contiguous"}, {"deflate", "1"}},
+              "chunks contiguous stores the variable in one piece"},
+         }) {
+        SCOPED_TRACE(options_text(c.options));
+        const std::string plan = plan_refusal(id, c.options);
+        EXPECT_NE(plan.find(c.text), std::string::npos) << plan;
+        std::string message;
+        const std::string path = dir / "refused.nc";
+        EXPECT_EQ(status_of([&] { shaped_test::write_shaped(id, path, c.options); }, &message),
+                  FB_E_INVALID_OPTION);
+        EXPECT_NE(message.find(c.text), std::string::npos) << message;
+        EXPECT_NE(message.find(path), std::string::npos) << message;
+        EXPECT_FALSE(std::filesystem::exists(path));
+    }
+    EXPECT_EQ(plan_refusal(id, {{"chunks", "2,3"}}), "");
+    std::string message;
+    const std::string path = dir / "refused.nc";
+    EXPECT_EQ(status_of(
+                  [&] {
+                      shaped_test::write_shaped(id, path, {{"chunks", "2,3"}});
+                  },
+                  &message),
+              FB_E_INVALID_OPTION);
+    EXPECT_NE(message.find("option chunks: 2 extents for the shape 3 x 4 x 5 (3 axes)"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_FALSE(std::filesystem::exists(path));
 }
 
 } // namespace

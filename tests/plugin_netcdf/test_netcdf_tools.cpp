@@ -8,6 +8,7 @@
 // zlib, shuffle, chunk sizes, contiguous, big-endian, fill values on, NaN
 // payloads) read bit-exact through the plugin. Exits 77 (SKIP) without
 // ncdump or netCDF4 for /usr/bin/python3.
+#include "../plugin_hdf5/shaped_test.hpp"
 #include "plugin_test.hpp"
 
 #include <bit>
@@ -261,17 +262,59 @@ TEST(NetcdfTools, NetCDF4PythonFilesReadBitExact) {
     }
     EXPECT_EQ(variables, 4 * (5 + 4 + 2 + 2 + 2))
         << "per dtype: 5 netCDF-4, 4 netCDF-4 classic, 2 per CDF format";
+    // netCDF4-python's 3 x 4 grid of zeros: read as the 12 flat values, and
+    // as the shape 3 x 4 by boxes; 13 elements are refused naming its shape.
     std::string message;
+    EXPECT_EQ(read_array(id, dir / "refused.nc", FB_DTYPE_F64, 12, {{"variable", "grid"}}), bytes(96, 0));
+    {
+        auto r = plugin(id).open_read(dir / "refused.nc", FB_DTYPE_F64, 12, {{"variable", "grid"}},
+                                      {{3, 4}, false});
+        double row[4] = {1, 1, 1, 1};
+        r->read_box({2, 0}, {1, 4}, row);
+        EXPECT_EQ(std::vector<double>(row, row + 4), std::vector<double>(4, 0.0));
+        r->close();
+    }
     EXPECT_EQ(status_of(
                   [&] {
-                      read_array(id, dir / "refused.nc", FB_DTYPE_F64, 12, {{"variable", "grid"}});
+                      read_array(id, dir / "refused.nc", FB_DTYPE_F64, 13, {{"variable", "grid"}});
                   },
                   &message),
-              FB_E_UNSUPPORTED);
-    EXPECT_NE(message.find("has 2 dimensions (3 x 4)"), std::string::npos) << message;
+              FB_E_TRUNCATED);
+    EXPECT_NE(message.find("holds 12 elements (3 x 4)"), std::string::npos) << message;
     EXPECT_EQ(status_of([&] { read_array(id, dir / "refused.nc", FB_DTYPE_F32, 3); }, &message),
               FB_E_CORRUPT);
     EXPECT_NE(message.find("holds double (64-bit), not f32"), std::string::npos) << message;
+}
+
+// Shaped files (ABI 1.2), contiguous and chunked: netCDF4-python sees the
+// shape (3, 4, 5), the dimensions dim0..dim2, chunking() and the values
+// numpy's arange gives.
+const char* python_shape_script = R"py(
+import sys, netCDF4, numpy as np
+path, chunking = sys.argv[1], sys.argv[2]
+with netCDF4.Dataset(path) as f:
+    v = f['data']
+    got = (v.shape, v.dimensions, str(v.chunking()).replace(' ', ''))
+    want = ((3, 4, 5), ('dim0', 'dim1', 'dim2'), chunking)
+    if got != want:
+        print(f"{path}: netCDF4 sees {got}, expected {want}")
+        sys.exit(1)
+    if not np.array_equal(np.asarray(v[:]), np.arange(60, dtype='f8').reshape(3, 4, 5)):
+        print(f"{path}: netCDF4 reads other values")
+        sys.exit(1)
+)py";
+
+TEST(NetcdfTools, NetCDF4PythonReadsShapedFiles) {
+    temp_dir dir;
+    for (auto [options, chunking] : std::vector<std::pair<option_list, std::string>>{
+             {{}, "contiguous"},
+             {{{"chunks", "2,3,4"}}, "[2,3,4]"},
+             {{{"chunks", "1,4,5"}, {"deflate", "3"}}, "[1,4,5]"}}) {
+        const std::string path = dir / "shaped.nc";
+        std::filesystem::remove(path);
+        shaped_test::write_shaped(id, path, options);
+        EXPECT_EQ(run_python(dir, python_shape_script, {path, chunking}), 0) << chunking;
+    }
 }
 
 } // namespace
