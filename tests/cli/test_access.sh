@@ -104,6 +104,31 @@ assert ops[("npy", "plane", 0)] == (7, 7 * 1200 * 8, 7 * 1200), ops
 assert ops[("npy", "plane", 1)] == (7, 7 * 800 * 8, 7 * 800), ops
 assert ops[("npy", "plane", 2)] == (7, 7 * 600 * 8, 7 * 600), ops
 assert ops[("raw", "plane", 2)] == (3, 3 * 600 * 8, 3 * 600), ops
+# A pattern's read throughput counts the bytes its operations read, not the
+# payload: bytes / 10^6 / the median of the repetitions' wall times.
+for c in run["cases"]:
+    walls = sorted(s["read"]["wall_s"] for s in c["samples"])
+    median = (walls[0] + walls[1]) / 2
+    want = c["samples"][0]["read"]["latency"]["bytes"] / 1e6 / median
+    assert abs(c["read"]["throughput_mb_s"] - want) <= 1e-9 * want, (c["format"]["label"], c["read"], want)
+PY
+
+# ---- a plugin whose read-at gets one element wrong fails the case, naming
+# that element (wrong_block inverts element 1000 in every range that holds
+# it; a sequential read covers every element).
+cat >wrong.yaml <<'Y'
+directory: .
+defaults: {repeat: 1, warmup: 0}
+datasets: [{count: 10000}]
+formats: [{plugin: wrong_block, access: sequential, access_block: 4KiB}]
+Y
+expect_status 1 "$FB" --plugin-path "$FB_TEST_PLUGINS" run wrong.yaml --json wrong.json --progress none
+expect_in_prose "$work/out" "1 of 10000 values read back differ, the first at element 1000 ("
+$PY - wrong.json <<'PY' || fail "the wrong block is not recorded with its element"
+import json, sys
+c = json.load(open(sys.argv[1]))["cases"][0]
+assert c["status"] != "ok" and c["verify"]["mismatches"] == 1, c
+assert c["verify"]["first_mismatch_index"] == 1000, c["verify"]
 PY
 
 # ---- cold random reads with O_DIRECT reach the disk: nothing of the file

@@ -145,7 +145,7 @@ public:
                      num(sr.stddev),
                      num(sr.cv),
                      num(throughput_in(units_, c.payload_bytes, sw.median)),
-                     num(throughput_in(units_, c.payload_bytes, sr.median)),
+                     num(throughput_in(units_, phase_bytes(c, false), sr.median)),
                      std::to_string(c.payload_bytes),
                      std::to_string(c.file_bytes),
                      num(size_ratio(c)),

@@ -384,8 +384,9 @@ private:
                     if (e->file_index != f) continue;
                     const std::size_t k = row_of(e);
                     const std::vector<double> t = is_write ? write_times(*e->c) : read_times(*e->c);
-                    s.values[k] = detail::throughput_in(units_, e->c->payload_bytes, median_of(t));
-                    std::tie(s.lo[k], s.hi[k]) = throughput_range(t, e->c->payload_bytes, units_);
+                    const std::uint64_t bytes = phase_bytes(*e->c, is_write);
+                    s.values[k] = detail::throughput_in(units_, bytes, median_of(t));
+                    std::tie(s.lo[k], s.hi[k]) = throughput_range(t, bytes, units_);
                     all.push_back(s.values[k]);
                     all.push_back(s.lo[k]);
                     any = true;

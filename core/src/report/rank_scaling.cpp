@@ -12,8 +12,9 @@
 namespace formatbench {
 namespace {
 
-double median_mb_s(const case_result& c, const std::vector<double>& times) {
-    return times.empty() ? 0 : throughput_mb_s(c.payload_bytes, summarize(times).median);
+double median_mb_s(const case_result& c, bool write) {
+    const std::vector<double> times = write ? write_times(c) : read_times(c);
+    return times.empty() ? 0 : throughput_mb_s(phase_bytes(c, write), summarize(times).median);
 }
 
 } // namespace
@@ -37,8 +38,7 @@ std::vector<rank_chart> find_rank_scaling(const std::vector<rank_record>& record
             if (std::find(rs.begin(), rs.end(), row) == rs.end()) rs.push_back(row);
             auto& by_ranks = lines[{d, row}];
             if (by_ranks.count(records[i].ranks)) continue;
-            by_ranks[records[i].ranks] = {records[i].ranks, median_mb_s(*c, write_times(*c)),
-                                          median_mb_s(*c, read_times(*c)), i};
+            by_ranks[records[i].ranks] = {records[i].ranks, median_mb_s(*c, true), median_mb_s(*c, false), i};
         }
 
     std::vector<rank_chart> charts;

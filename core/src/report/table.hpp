@@ -163,7 +163,7 @@ inline results_table dataset_columns(const study_result& r, const dataset_group&
                                         format_spread(sw.n, sw.cv),
                                         format_spread(sr.n, sr.cv),
                                         format_rate(throughput_in(units, c->payload_bytes, sw.median)),
-                                        format_rate(throughput_in(units, c->payload_bytes, sr.median)),
+                                        format_rate(throughput_in(units, phase_bytes(*c, false), sr.median)),
                                         c->file_bytes > 0 ? format_bytes(c->file_bytes) : "-",
                                         format_ratio(size_ratio(*c))};
         if (with_resident) row.push_back(format_percent(median_resident_fraction(*c)));
@@ -371,11 +371,15 @@ inline std::vector<std::string> legend(const study_result& r, rate_unit units = 
                                : "write, read: median wall time of the repetitions (open to close)");
     else if (any({"write-cv", "read-cv"}))
         lines.emplace_back("write CV, read CV: coefficient of variation (stddev / mean) of the wall times");
+    bool latency = false;
+    for (const case_result& c : r.cases)
+        latency |= latency_medians(c).has_value();
     if (any({"write-rate", "read-rate"}))
         lines.emplace_back(
-            units == rate_unit::iec
-                ? "MiB/s: 2^20 bytes of payload (count x element size) per second, at the median time"
-                : "MB/s: 10^6 bytes of payload (count x element size) per second, at the median time");
+            std::string(units == rate_unit::iec
+                            ? "MiB/s: 2^20 bytes of payload (count x element size) per second, at the median time"
+                            : "MB/s: 10^6 bytes of payload (count x element size) per second, at the median time") +
+            (latency ? "; a read under an access pattern counts the bytes its operations read" : ""));
     if (any({"file"}) && any({"ratio"}))
         lines.emplace_back("file: bytes on disk (decimal units); ratio: payload bytes / file bytes");
     else if (any({"file"}))
@@ -384,9 +388,6 @@ inline std::vector<std::string> legend(const study_result& r, rate_unit units = 
         lines.emplace_back("ratio: payload bytes / file bytes");
     if (any({"check"}))
         lines.emplace_back("check: exact = read back bit-identical; otherwise the largest absolute error");
-    bool latency = false;
-    for (const case_result& c : r.cases)
-        latency |= latency_medians(c).has_value();
     if (latency && any({"read-latency", "read-iops"}))
         lines.emplace_back("read p50/p99: under an access pattern, the median and 99th percentile of the "
                            "read operations' own latencies, each the median over the repetitions; read "

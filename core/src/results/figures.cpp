@@ -12,6 +12,13 @@ double throughput_mb_s(std::uint64_t payload_bytes, double median_s) {
     return median_s > 0 ? static_cast<double>(payload_bytes) / 1e6 / median_s : not_a_number;
 }
 
+std::uint64_t phase_bytes(const case_result& c, bool write) {
+    if (!write)
+        for (const repetition& r : c.samples)
+            if (r.read.latency) return r.read.latency->bytes;
+    return c.payload_bytes;
+}
+
 double size_ratio(const case_result& c) {
     return c.file_bytes > 0 ? static_cast<double>(c.payload_bytes) / static_cast<double>(c.file_bytes)
                             : not_a_number;

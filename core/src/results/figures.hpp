@@ -18,6 +18,12 @@ inline constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
 // no positive median.
 double throughput_mb_s(std::uint64_t payload_bytes, double median_s);
 
+// The bytes a phase moves, the numerator of its throughput: the payload,
+// except for a READ phase that followed an access pattern, which moves the
+// bytes of its operations (latency_summary::bytes; the same offsets every
+// repetition, so the first repetition that has them).
+std::uint64_t phase_bytes(const case_result& c, bool write);
+
 // payload / file; NaN for plugins that leave no file.
 double size_ratio(const case_result& c);
 

@@ -89,10 +89,11 @@ json phase_to_json(const phase_sample& p) {
     return j;
 }
 
-// The summary of one phase plus its throughput: payload bytes / 1e6 / median.
-json phase_summary_to_json(const std::vector<double>& times, std::uint64_t payload_bytes) {
+// The summary of one phase plus its throughput: the phase's bytes
+// (figures.hpp phase_bytes) / 1e6 / median.
+json phase_summary_to_json(const std::vector<double>& times, std::uint64_t bytes) {
     const summary s = summarize(times);
-    const double mb_s = s.n > 0 ? throughput_mb_s(payload_bytes, s.median) : not_a_number;
+    const double mb_s = s.n > 0 ? throughput_mb_s(bytes, s.median) : not_a_number;
     return {{"n", s.n},
             {"min_s", number(s.min)},
             {"median_s", number(s.median)},
@@ -579,7 +580,7 @@ json to_json(const case_result& r) {
         samples.push_back(to_json(rep));
     j["samples"] = samples;
     j["write"] = phase_summary_to_json(write_times(r), r.payload_bytes);
-    j["read"] = phase_summary_to_json(read_times(r), r.payload_bytes);
+    j["read"] = phase_summary_to_json(read_times(r), phase_bytes(r, false));
     if (auto m = metric_medians(r, true); !m.empty()) j["write"]["metrics"] = metrics_json(m);
     if (auto m = metric_medians(r, false); !m.empty()) j["read"]["metrics"] = metrics_json(m);
     if (auto s = rank_spread_medians(r, true)) j["write"]["ranks"] = spread_json(*s);
