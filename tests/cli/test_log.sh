@@ -30,12 +30,15 @@ expect_in "$work/err" "log 'a.jsonl' exists: continue it with --resume a.jsonl, 
 expect_status 1 "$FB" run s.yaml --log a.jsonl --force --directory data --no-console
 [ "$(wc -l < a.jsonl)" = 10 ] || fail "--force did not overwrite the log"
 
-# A log in use by another run (a lock held while it runs) is refused.
+# A log in use by another run (a lock held while it runs) is refused. The
+# holder's writes take 20 s each, so it still holds the lock however slowly
+# this machine starts the second run (ASan, a loaded CI host); it is
+# interrupted as soon as the second run has been refused.
 cat > slow.yaml <<EOF
 defaults: {repeat: 2, warmup: 0}
 plugin_path: [$FB_TEST_PLUGINS]
 datasets: [{count: 1e4}]
-formats: [{plugin: misbehave, options: {slow_opens: 10, slow_ms: 500}}]
+formats: [{plugin: misbehave, options: {slow_opens: 10, slow_ms: 20000}}]
 EOF
 "$FB" run slow.yaml --log busy.jsonl --directory data --no-console >/dev/null 2>&1 &
 pid=$!

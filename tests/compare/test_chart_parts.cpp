@@ -140,6 +140,15 @@ TEST(Axis, LinearTicksAreRoundAndIncludeZeroForBars) {
     const scale l = make_scale({1, 6}, scale_kind::linear, quantity::plain, false, 0, 400, true, 11);
     EXPECT_EQ(labels(l), (std::vector<std::string>{"1", "2", "3", "4", "5", "6"}));
     EXPECT_FALSE(l.valid(NAN));
+    // Size ratios 0.99998 (npy's header) and 1 (raw): ticks 0.99998, 0.99999,
+    // 1 (steps of 10^-5 at most 400 px) must not all read "1".
+    const scale r = make_scale({0.99998, 1.0}, scale_kind::linear, quantity::ratio, false, 0, 400, true, 11);
+    const std::vector<std::string> rl = labels(r);
+    ASSERT_GE(rl.size(), 2u);
+    for (std::size_t k = 1; k < rl.size(); ++k)
+        EXPECT_NE(rl[k], rl[k - 1]) << k;
+    EXPECT_EQ(rl.front(), "0.99998");
+    EXPECT_EQ(rl.back(), "1");
     const scale g = make_scale({1, 10}, scale_kind::log10, quantity::plain, false, 0, 100, true, 11);
     EXPECT_FALSE(g.valid(0));
     EXPECT_FALSE(g.valid(-1));

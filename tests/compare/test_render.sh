@@ -52,12 +52,51 @@ if [ ! -x "$chromium" ]; then
   echo "SKIP: $chromium not installed (apt-get install chromium to run the layout checks)"
   exit 77
 fi
+# A study with access patterns: one read latency CDF per pattern, one line
+# per case, each point the median over the repetitions of that percentile
+# (recomputed here from the JSON samples), laid out like every other chart.
+cat >"$work/patterns.yaml" <<YAML
+name: patterns
+datasets: [{count: 2e5}]
+formats: [{plugin: [raw, mmap, npy], access: [random, sequential], access_block: 4KiB, access_ops: 100}]
+defaults: {repeat: 3, warmup: 0}
+YAML
+"$FB" run "$work/patterns.yaml" --no-console --progress none --json "$work/p.json" --directory "$work"
+"$FB" report "$work/p.json" -o "$work/patterns.html"
+"$python" - "$work/p.json" "$work/patterns.html" <<'PY'
+import json, re, statistics, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+html = open(sys.argv[2], encoding="utf-8").read()
+charts = re.findall(r'<svg [^>]*data-chart="latency-cdf-[^"]*"[^>]*>.*?</svg>', html, re.S)
+assert len(charts) == 2, f"{len(charts)} latency CDF charts, expected 2 (random, sequential)"
+seen = 0
+for svg in charts:
+    assert 'data-lines="3"' in svg, "a CDF chart without its 3 lines"
+    points = {}
+    for series, x, y in re.findall(r'class="point" data-series="([^"]*)" data-label="[^"]*" data-x="([^"]*)" data-y="([^"]*)"', svg):
+        points.setdefault(series, []).append((float(x), float(y)))
+    assert len(points) == 3, points.keys()
+    for series, pts in points.items():
+        label, pattern = series.split(" [")
+        c = next(c for c in cases if c["format"]["label"] == label and c["params"]["access"] == pattern.rstrip("]"))
+        cdfs = [s["read"]["latency"]["cdf_ns"] for s in c["samples"]]
+        want = [statistics.median(col) * 1e-9 for col in zip(*cdfs)]
+        assert [y for _, y in pts] == list(range(101)), series
+        for (x, _), w in zip(pts, want):
+            assert abs(x - w) <= 1e-5 * w, (series, x, w)
+        seen += 1
+assert seen == 6
+print("render: 2 latency CDF charts, 6 lines of 101 percentiles, as the record says")
+PY
+
 png=${FB_RENDER_PNG:-$work/report.png}
 # 6 data sets x 4 charts (write, read, speed-up, size vs speed) + 2 parameters x 4 facets x 2 phases
 "$python" "$here/check_layout.py" "$work/report.html" --svg-dir "$work/svg" --png "$png" --min-charts 40 \
   --chromium "$chromium"
 # 6 data sets x (3 + 5 scatters) + count: 4 facets x 4 parts x 2 + level: 12 facets x 2
 "$python" "$here/check_layout.py" "$work/runs.html" --min-charts 104 --chromium "$chromium"
+# write, read, size vs speed (no baseline: no speed-up) + 2 latency CDFs
+"$python" "$here/check_layout.py" "$work/patterns.html" --min-charts 5 --chromium "$chromium"
 "$python" - "$png" <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()

@@ -102,10 +102,28 @@ std::vector<candidate> log_candidates(scale_kind kind, double min_v, double max_
     return out;
 }
 
+bool has_repeats(const std::vector<rich_text>& labels) {
+    for (std::size_t k = 1; k < labels.size(); ++k)
+        if (labels[k].plain() == labels[k - 1].plain()) return true;
+    return false;
+}
+
 std::vector<rich_text> labels_of(const std::vector<double>& ticks, quantity q, scale_kind kind) {
     std::vector<rich_text> out;
     for (double t : ticks)
         out.push_back(format_value(t, q, kind == scale_kind::log10));
+    // Ticks closer together than the quantity's usual precision (sizes
+    // ratios of 0.99998 and 1.0 on one axis) would all read "1": then
+    // plain numbers with the fewest significant digits that tell them apart.
+    const bool numeric = q == quantity::plain || q == quantity::ratio || q == quantity::mb_s ||
+                         q == quantity::factor || q == quantity::count;
+    if (!numeric || !has_repeats(out)) return out;
+    for (int digits = 2; digits <= 15; ++digits) {
+        out.clear();
+        for (double t : ticks)
+            out.push_back(fmt::format("{:.{}g}{}", t, digits, q == quantity::factor ? "x" : ""));
+        if (!has_repeats(out)) break;
+    }
     return out;
 }
 
