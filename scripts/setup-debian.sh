@@ -32,6 +32,7 @@ packages=(
   netcdf-bin python3-netcdf4 # tests: netcdf plugin interop with ncdump and netCDF4-python
   libopenmpi-dev openmpi-bin # MPI scale-out (mpirun -np N formatbench run); tests/mpi runs mpirun -np 2
   cmake                   # tests: not in a fresh Debian 12; the plugin guide's and new-plugin's CMake builds
+  fio                     # benchmarks: bench/access-speed.py reads the same file with fio beside formatbench
   man-db                  # tests: `man formatbench` renders the installed page (not in minimal/container images)
   zsh                     # tests: the zsh completion parses and completes (tests/cli/test_install_zsh.sh)
   clang                   # sanitizer/fuzz builds

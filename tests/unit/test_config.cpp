@@ -422,6 +422,23 @@ TEST(config_sweep, swept_repeat_joins_the_key_so_cases_stay_distinct) {
     EXPECT_NE(s.cases[0].key, s.cases[1].key);
 }
 
+// A case's one-line description (progress, logs) names the parameters set
+// beyond the defaults that apply to it, so that two cases of one format
+// never read the same: the pattern, its block and ops, not the axis of a
+// random read nor the block of a plane.
+TEST(config_sweep, describe_case_names_the_access_pattern) {
+    auto s = fb::load_study_text("datasets: [{shape: [4, 8]}]\n"
+                                 "formats: [{plugin: raw, access: random, access_block: 64, access_ops: 3},\n"
+                                 "          {plugin: raw, label: p, access: plane, access_axis: 1}]\n",
+                                 "<t>");
+    ASSERT_EQ(s.cases.size(), 2u);
+    EXPECT_EQ(fb::describe_case(s.cases[0]),
+              "f64-uniform-4x8 | raw | chunk whole | warm | sync none | access random | access_block 64 | "
+              "access_ops 3");
+    EXPECT_EQ(fb::describe_case(s.cases[1]),
+              "f64-uniform-4x8 | p | chunk whole | warm | sync none | access plane | access_axis 1");
+}
+
 // read: copy (default) | view. A view case's key says so; copy keys are
 // those of before the parameter existed, so older logs still resume.
 TEST(config_sweep, read_mode_parses_sweeps_and_marks_view_keys) {

@@ -298,7 +298,8 @@ std::vector<field<run_params>> make_run_fields() {
         make("access_block", "access_block_bytes", identity_when_set, &rp::access_block, syntaxes::chunk));
     block.identity_text = [](const rp& p) { return std::to_string(p.access_block); };
     block.json_optional = true;
-    block.applies = patterned;
+    // A plane's size is its shape's, not a block's.
+    block.applies = [](const rp& p) { return p.access != access_mode::whole && p.access != access_mode::plane; };
     shown(block, "BLOCK", "block ");
     auto& ops =
         t.emplace_back(make("access_ops", "access_ops", identity_when_set, &rp::access_ops, syntaxes::count));

@@ -42,7 +42,12 @@ std::string describe_case(const case_spec& c) {
     std::string text = fmt::format("{} | {} | chunk {} | {} | sync {}", c.dataset.name, c.format.label,
                                    find_field(f, "chunk")->text(c.params), to_string(c.params.cache),
                                    to_string(c.params.sync));
-    if (c.params.read == read_mode::view) text += " | read view";
+    // The parameters that join the identity only when set (read view,
+    // access pattern, direct, ...), so that two cases never read the same here.
+    const run_params defaults;
+    for (const auto& field : f)
+        if ((field.identity & identity_when_set) && field.applies(c.params) && !field.same(c.params, defaults))
+            text.append(" | ").append(field.key).append(" ").append(field.text(c.params));
     return text;
 }
 
@@ -86,8 +91,8 @@ void print_plan(const study& s, std::ostream& out, const std::vector<bool>& sele
                                                    : std::to_string(c.dataset.count) + " (file)";
         row r = {std::to_string(c.index), c.dataset.name,  dtype_name(c.dataset.type),    count,
                  c.format.label,          c.format.plugin, options_text(c.format.options)};
-        for (const auto* f : columns)
-            r.push_back(f->text(c.params));
+        for (const auto* f : columns) // "-": the parameter does not apply (access_axis of a random read)
+            r.push_back(f->applies(c.params) ? f->text(c.params) : "-");
         for (const auto& e : extra)
             r.push_back(c.index < e.cells.size() ? e.cells[c.index] : "");
         rows.push_back(std::move(r));
