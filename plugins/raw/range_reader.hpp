@@ -1,8 +1,8 @@
 // Random-access reading of byte ranges of a regular file by pread(2), with
-// or without O_DIRECT: the read-at, read-box and direct paths of the raw
-// plugin, shared with npy (which includes it as "raw/range_reader.hpp").
-// Header-only, so that each plugin and its fuzz target compile their own
-// copy and no build file outside raw and npy changes.
+// or without O_DIRECT, and the sieve that gathers a box's runs: the
+// read-at, read-box and direct paths of the raw plugin, shared with npy (which includes it as
+// "raw/range_reader.hpp"). Header-only, so that each plugin and its fuzz target compile their own copy and no
+// build file outside raw and npy changes.
 //
 // Contract: range_reader::read(file, dest, n, at) puts the n bytes at byte
 // `at` of the file into dest and returns how many it got (fewer only where
@@ -33,6 +33,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace formatbench::direct_io {
 
@@ -236,6 +237,61 @@ private:
     aligned_bytes buffer_; // the window
     std::uint64_t window_start_ = 0;
     std::size_t window_filled_ = 0;
+};
+
+// The runs of one read_box (sdk::for_each_run), gathered: runs that follow
+// each other in the file with gaps of at most gap_max bytes are read as one
+// span of at most span_max bytes into this sieve's buffer and copied out,
+// one read instead of one per run (HDF5 reads contiguous datasets through
+// a sieve buffer likewise). A plane orthogonal to the last axis is one
+// element every row, so without this it costs a pread per element; with
+// it, a pread per MiB of the file. A span of one run is read straight into
+// its destination. Runs must come in increasing file order, as
+// for_each_run gives them. fetch(dest, n, at) is the plugin's read of n
+// bytes at byte `at`, which throws when it gets fewer.
+class run_sieve {
+public:
+    // A gap is worth reading through when copying it costs about what a
+    // system call does.
+    static constexpr std::size_t gap_max = 4096;
+    static constexpr std::size_t span_max = std::size_t{1} << 20;
+
+    template <class Fetch>
+    void add(std::uint64_t at, std::size_t n, unsigned char* dest, Fetch& fetch) {
+        if (!runs_.empty() && at >= end_ && at - end_ <= gap_max && at + n - start_ <= span_max) {
+            runs_.push_back({at, n, dest});
+            end_ = at + n;
+            return;
+        }
+        flush(fetch);
+        runs_.push_back({at, n, dest});
+        start_ = at;
+        end_ = at + n;
+    }
+
+    template <class Fetch>
+    void flush(Fetch& fetch) {
+        if (runs_.size() == 1) {
+            fetch(runs_.front().dest, runs_.front().n, runs_.front().at);
+        } else if (!runs_.empty()) {
+            const auto span = static_cast<std::size_t>(end_ - start_);
+            if (buffer_.size() < span) buffer_.resize(span);
+            fetch(buffer_.data(), span, start_);
+            for (const run& r : runs_)
+                std::memcpy(r.dest, buffer_.data() + (r.at - start_), r.n);
+        }
+        runs_.clear();
+    }
+
+private:
+    struct run {
+        std::uint64_t at;
+        std::size_t n;
+        unsigned char* dest;
+    };
+    std::vector<run> runs_;             // of the current span
+    std::uint64_t start_ = 0, end_ = 0; // the span's bytes [start_, end_)
+    std::vector<unsigned char> buffer_; // at most span_max bytes
 };
 
 } // namespace formatbench::direct_io

@@ -529,6 +529,17 @@ TEST(NpyWriter, AShapeMustHoldTheCountWritten) {
         << message;
 }
 
+// ra::wide_count values as 2000 x 256 (wide2.npy) and 20 x 100 x 256 (wide3.npy).
+template <class Dir>
+void put_wide(const Dir& dir, const std::string& descr, bool big, bool padded) {
+    put_file(dir / "wide2.npy",
+             values_file("{'descr': " + descr + ", 'fortran_order': False, 'shape': (2000, 256), }",
+                         ra::wide_count, big, padded));
+    put_file(dir / "wide3.npy",
+             values_file("{'descr': " + descr + ", 'fortran_order': False, 'shape': (20, 100, 256), }",
+                         ra::wide_count, big, padded));
+}
+
 TEST(NpyRandomAccess, ReadAtAndBoxesInBothByteOrdersAndPaddings) {
     temp_dir dir;
     for (bool big : {false, true})
@@ -545,6 +556,8 @@ TEST(NpyRandomAccess, ReadAtAndBoxesInBothByteOrdersAndPaddings) {
                      values_file("{'descr': " + descr + ", 'fortran_order': False, 'shape': (3, 4, 5), }", 60,
                                  big, padded));
             ra::check_boxes_3d(plugin(id), dir / "cube.npy", {});
+            put_wide(dir, descr, big, padded);
+            ra::check_boxes_wide(plugin(id), dir / "wide2.npy", dir / "wide3.npy", {});
         }
 }
 
@@ -612,6 +625,8 @@ TEST(NpyDirect, ReadReadAtAndBoxesThroughTheBounceBuffer) {
                      values_file("{'descr': " + descr + ", 'fortran_order': False, 'shape': (3, 4, 5), }", 60,
                                  big, padded));
             ra::check_boxes_3d(plugin(id), d / "cube.npy", {}, true);
+            put_wide(d, descr, big, padded);
+            ra::check_boxes_wide(plugin(id), d / "wide2.npy", d / "wide3.npy", {}, true);
         }
     // A header longer than a block, read with O_DIRECT too.
     put_file(d / "long.npy", npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (5000,), }" +

@@ -239,6 +239,72 @@ inline void check_boxes_3d(const formatbench::plugin& p, const std::string& path
     r->close();
 }
 
+// Elements of a box of an array of any shape, by the row-major formula.
+inline std::vector<double> box_values_nd(const std::vector<std::uint64_t>& shape,
+                                         const std::vector<std::uint64_t>& start,
+                                         const std::vector<std::uint64_t>& count) {
+    std::vector<double> out;
+    std::vector<std::uint64_t> at(start);
+    for (;;) {
+        std::uint64_t flat = 0;
+        for (std::size_t k = 0; k < shape.size(); ++k)
+            flat = flat * shape[k] + at[k];
+        out.push_back(value(flat));
+        std::size_t k = shape.size();
+        while (k > 0 && ++at[k - 1] == start[k - 1] + count[k - 1]) {
+            at[k - 1] = start[k - 1];
+            --k;
+        }
+        if (k == 0) return out;
+    }
+}
+
+// The file of wide_count values read by boxes of two shapes, chosen for
+// how a plugin may gather a box's runs (raw's and npy's run_sieve reads
+// runs less than 4 KiB apart as one read of at most 1 MiB): 2000 x 256 (a
+// row is 2 KiB), whose column is 2000 runs of 8 bytes 2 KiB apart spanning
+// 4 MB, several reads' worth; and 20 x 100 x 256, whose boxes of one y
+// have runs 200 KiB apart, each read alone. Plus single runs (rows) and
+// boxes that end at the file's last byte.
+inline constexpr std::uint64_t wide_count = 512000;
+
+// path2 and path3: the file as 2000 x 256 and as 20 x 100 x 256 (the same
+// file for a format without a shape; two for npy, whose header has one).
+inline void check_boxes_wide(const formatbench::plugin& p, const std::string& path2, const std::string& path3,
+                             const option_list& o, bool direct = false) {
+    using extents = std::vector<std::uint64_t>;
+    struct box {
+        extents shape, start, count;
+    };
+    const extents flat2{2000, 256}, flat3{20, 100, 256};
+    const std::vector<box> boxes = {{flat2, {0, 0}, {2000, 1}},        {flat2, {0, 255}, {2000, 1}},
+                                    {flat2, {0, 100}, {2000, 3}},      {flat2, {7, 0}, {1, 256}},
+                                    {flat2, {1500, 200}, {500, 56}},   {flat2, {0, 0}, {2000, 256}},
+                                    {flat3, {0, 5, 0}, {20, 1, 3}},    {flat3, {0, 0, 17}, {20, 100, 1}},
+                                    {flat3, {19, 99, 0}, {1, 1, 256}}, {flat3, {3, 40, 250}, {17, 60, 6}}};
+    for (const extents* shape : {&flat2, &flat3}) {
+        auto r = p.open_read(shape == &flat2 ? path2 : path3, FB_DTYPE_F64, wide_count, o,
+                             open_layout{*shape, direct});
+        for (const box& x : boxes) {
+            if (x.shape != *shape) continue;
+            // append, not += " " + ...: GCC 12 warns falsely (-Wrestrict) on that.
+            std::string where = "box start";
+            for (auto v : x.start)
+                where.append(" ").append(std::to_string(v));
+            where.append(" count");
+            for (auto v : x.count)
+                where.append(" ").append(std::to_string(v));
+            SCOPED_TRACE(where + " of shape " + std::to_string(shape->size()) + "-D");
+            const std::vector<double> want = box_values_nd(*shape, x.start, x.count);
+            aligned_buffer b(want.size() * 8);
+            r->read_box(x.start, x.count, b.data());
+            EXPECT_EQ(std::memcmp(b.data(), want.data(), want.size() * 8), 0);
+            EXPECT_EQ(b.data()[want.size() * 8], 0xA5) << "a byte after the box was written";
+        }
+        r->close();
+    }
+}
+
 // Sequential read() of a file of n values, with direct when asked: in one
 // call, and in chunks of 512 values (whole 4 KiB blocks) and of 333 values
 // (never aligned after the first), into aligned buffers.
