@@ -28,6 +28,14 @@ expect_in "$work/out" "zlib"
 # The build tree's binary finds a ready study by name in the source tree's configs/.
 (cd "$work" && expect_status 0 "$FB" plan scaling)
 expect_in "$work/out" "study scaling ($FB_SOURCE_ROOT/configs/scaling.yaml)"
+# Every ready study plans (this build has every plugin they name, and its
+# file system every feature they ask for).
+for f in "$FB_SOURCE_ROOT"/configs/*.yaml; do
+  name=${f##*/}; name=${name%.yaml}
+  (cd "$work" && expect_status 0 "$FB" plan "$name")
+  grep -q "^study $name (" "$work/out" || fail "plan $name does not name the study"
+  if grep -q "skipped" "$work/err"; then cat "$work/err"; fail "plan $name skips formats of this full build"; fi
+done
 # --plugin-path and run's --set take one value per flag: the word after them stays an argument.
 expect_status 0 "$FB" describe --plugin-path "$FB_TEST_PLUGINS" misbehave
 expect_in "$work/out" "misbehave"
