@@ -14,11 +14,12 @@ on the same file:
         --io_size=OPS*4096 (without it fio stops after `size` bytes);
   cold: the same with `cache: cold, direct: true` (O_DIRECT), COLD_OPS
         reads; fio with --direct=1.
-Each round runs formatbench (one repetition of both cases) and fio on both
-files, formatbench first in odd rounds and fio first in even ones (fio then
+Each round runs formatbench (a warm-up and 3 repetitions of both cases,
+`sync: data` so that no write-back of the file overlaps the reads) and fio
+on both files, formatbench first in odd rounds and fio first in even ones (fio then
 reads the files of the previous round). formatbench's figures are its
 record's read latency (each operation timed alone between two steady_clock
-readings) and IOPS (1e9 / mean latency); fio's are its read IOPS and the
+readings) and IOPS (1e9 / mean latency), medians over its repetitions; fio's are its read IOPS and the
 percentiles of its total latency (--lat_percentiles=1). Printed: medians
 over the rounds of both, and the median of the per-round ratios
 formatbench / fio (IOPS: above 1 is faster; latency: below 1 is faster).
@@ -45,7 +46,7 @@ formats:
   - {{plugin: raw, label: warm, access: random, access_block: 4KiB, access_ops: {ops}}}
   - {{plugin: raw, label: cold, access: random, access_block: 4KiB, access_ops: {cold_ops},
      cache: cold, direct: true}}
-defaults: {{chunk: whole, repeat: 1, warmup: 0, min_time: 0}}
+defaults: {{chunk: whole, repeat: 3, warmup: 1, min_time: 0, sync: data}}
 """
 
 
