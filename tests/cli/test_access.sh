@@ -18,6 +18,13 @@ expect_in "$work/err" "access: random needs formatbench.read-at/1"
 expect_in "$work/err" "plugin 'ascii' does not offer"
 expect_in "$work/err" "raw"
 
+for pattern in sequential strided; do
+  sed "s/access: random/access: $pattern, access_stride: 80/" no-read-at.yaml >"no-read-at-$pattern.yaml"
+  expect_status 2 "$FB" plan "no-read-at-$pattern.yaml"
+  expect_in "$work/err" "access: $pattern needs formatbench.read-at/1"
+  expect_in "$work/err" "plugin 'ascii' does not offer"
+done
+
 cat >no-box.yaml <<'Y'
 datasets: [{shape: [10, 10]}]
 formats: [{plugin: zlib, access: plane}]
