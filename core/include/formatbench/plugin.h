@@ -153,7 +153,8 @@ static inline int fb_parse_size(const char* text, uint64_t* out) {
     uint64_t digits = 0, pending_zeros = 0, multiplier = 1, fraction_digits = 0, value, divisor = 1;
     int any = 0, in_fraction = 0;
     if (!p) return 0;
-    while (*p == ' ' || *p == '\t') ++p;
+    while (*p == ' ' || *p == '\t')
+        ++p;
     for (;; ++p) {
         if (*p >= '0' && *p <= '9') {
             unsigned d = (unsigned)(*p - '0');
@@ -179,7 +180,8 @@ static inline int fb_parse_size(const char* text, uint64_t* out) {
     }
     if (!any) return 0;
     fraction_digits -= pending_zeros;
-    while (*p == ' ' || *p == '\t') ++p;
+    while (*p == ' ' || *p == '\t')
+        ++p;
     if (*p) {
         char u = (char)(*p | 0x20); /* ASCII lower case */
         int power = u == 'k' ? 1 : u == 'm' ? 2 : u == 'g' ? 3 : u == 't' ? 4 : 0;
@@ -195,7 +197,8 @@ static inline int fb_parse_size(const char* text, uint64_t* out) {
             for (k = 0; k < power; ++k)
                 multiplier *= binary ? 1024u : 1000u;
         }
-        while (*p == ' ' || *p == '\t') ++p;
+        while (*p == ' ' || *p == '\t')
+            ++p;
         if (*p) return 0;
     }
     if (fraction_digits > 19) return 0;
@@ -245,7 +248,8 @@ static inline int fb_parse_size(const char* text, uint64_t* out) {
  * plan refuses blocks that do not); a plugin whose payload does not start
  * at a block boundary in the file (a header) reads whole blocks into an
  * aligned buffer of its own and copies. A file system that refuses
- * O_DIRECT (tmpfs) is FB_E_UNSUPPORTED with a message naming the path. */
+ * O_DIRECT (tmpfs before Linux 6.6, some FUSE file systems) is FB_E_UNSUPPORTED with a message naming the
+ * path. */
 #define FB_OPEN_DIRECT (1u << 0)
 
 /* The largest number of axes of a data set's shape (HDF5's limit). */

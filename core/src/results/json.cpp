@@ -344,7 +344,10 @@ case_spec case_spec_from(const reader& r) {
 }
 
 phase_sample phase_from(const reader& r) {
-    phase_sample p{r.real("wall_s"), r.real("user_s"), r.real("sys_s"), std::nullopt, {}};
+    phase_sample p;
+    p.wall_s = r.real("wall_s");
+    p.user_s = r.real("user_s");
+    p.sys_s = r.real("sys_s");
     if (r.has("ranks")) { // since schema 3 (MPI)
         const reader s = r.object("ranks");
         p.ranks = rank_spread{s.real("min_s"), s.real("median_s"), s.real("max_s")};
@@ -397,7 +400,8 @@ verification verification_from(const reader& v) {
     out.checked = v.boolean("checked");
     out.compared = v.integer<std::uint64_t>("compared");
     out.mismatches = v.integer<std::uint64_t>("mismatches");
-    if (v.has("first_mismatch_index")) out.first_mismatch_index = v.integer<std::uint64_t>("first_mismatch_index");
+    if (v.has("first_mismatch_index"))
+        out.first_mismatch_index = v.integer<std::uint64_t>("first_mismatch_index");
     out.max_abs_error = v.real("max_abs_error");
     out.max_rel_error = v.real("max_rel_error");
     out.lossless_expected = v.boolean("lossless_expected");
