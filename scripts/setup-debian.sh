@@ -26,8 +26,9 @@ packages=(
   python3-numpy           # tests: .npy interop of plugins/npy and examples/npy
   libhdf5-dev libnetcdf-dev  # the hdf5 and netcdf plugins (Debian's serial HDF5 1.10; netCDF 4.9 with CDF-5)
   hdf5-tools python3-h5py    # tests: hdf5 plugin interop with h5dump and h5py
-  hdf5-filter-plugin hdf5-filter-plugin-blosc-serial hdf5-filter-plugin-zfp-serial
-                          # the hdf5 plugin's filter: lz4, blosc, zfp (HDF5 loads them from its plugin folder)
+  hdf5-filter-plugin hdf5-filter-plugin-blosc-serial hdf5-filter-plugin-zfp-serial bitshuffle
+                          # the hdf5 plugin's filters lz4, blosc, zfp and bitshuffle (HDF5 loads them from
+                          # its plugin folder; bitshuffle's package brings its Python module too)
   python3-hdf5plugin      # tests: h5py reads the hdf5 plugin's filtered files (plugin_hdf5_filters_interop)
   netcdf-bin python3-netcdf4 # tests: netcdf plugin interop with ncdump and netCDF4-python
   libopenmpi-dev openmpi-bin # MPI scale-out (mpirun -np N formatbench run); tests/mpi runs mpirun -np 2

@@ -13,9 +13,7 @@ namespace {
 
 constexpr filter_info filters[] = {
     {"lz4", 32004, "apt-get install hdf5-filter-plugin"},
-    {"bitshuffle", 32008,
-     "install an HDF5 filter plugin for bitshuffle (libh5bshuf.so, built from bitshuffle's sources; "
-     "Debian 12's hdf5-filter-plugin builds only lz4 and bzip2) into one of HDF5's plugin folders"},
+    {"bitshuffle", 32008, "apt-get install bitshuffle"},
     {"blosc", 32001, "apt-get install hdf5-filter-plugin-blosc-serial"},
     {"zfp", 32013, "apt-get install hdf5-filter-plugin-zfp-serial"},
 };
