@@ -148,6 +148,8 @@ def main():
     ap.add_argument("results", nargs="+")
     ap.add_argument("--svg-dir")
     ap.add_argument("--expect-sweep", action="append", default=[])
+    ap.add_argument("--expect-lossy", action="store_true",
+                    help="the records hold lossy cases: some error-front point must be checked")
     a = ap.parse_args()
 
     text = open(a.html, encoding="utf-8").read()
@@ -193,7 +195,7 @@ def main():
         check("legend-entry" in classes, f"chart {cid}: no legend")
         check(svg.find(SVG + "title") is not None and svg.find(SVG + "title").text, f"chart {cid}: no title")
 
-    checked_bars = checked_points = checked_speedups = checked_sweeps = 0
+    checked_bars = checked_points = checked_speedups = checked_sweeps = checked_errors = 0
     datasets = []
     for _, rec in records:
         for c in rec["cases"]:
@@ -317,6 +319,41 @@ def main():
             xy = [(float(p.get("data-x")), float(p.get("data-y"))) for p in pts]
             for p, (x, y) in zip(pts, xy):
                 dominated = any(qx >= x and qy >= y and (qx > x or qy > y) for qx, qy in xy)
+                check(p.get("data-front") == ("0" if dominated else "1"),
+                      f"{cid}: {p.get('data-label')}: data-front {p.get('data-front')}, dominated={dominated}")
+
+        # Lossy cases (verified against a tolerance, an error > 0): size
+        # ratio against max abs error, one chart per record that has any,
+        # each such case exactly once; the front: no other point with an
+        # equal-or-larger ratio and an equal-or-smaller error (one strictly).
+        lossy = {}
+        for name, rec in records:
+            for c in rec["cases"]:
+                v = c.get("verify", {})
+                if (c["dataset"]["name"] == d and c["status"] == "ok" and c["file_bytes"] > 0
+                        and v.get("checked") and not v.get("lossless_expected")
+                        and (v.get("max_abs_error") or 0) > 0):
+                    lossy.setdefault(name, []).append(c)
+        fronts = {cid: svg for cid, svg in charts.items()
+                  if cid.startswith("error-front-") and svg.get("data-dataset") == d}
+        check(len(fronts) == len(lossy),
+              f"data set {d}: {len(fronts)} error charts for {len(lossy)} records with lossy cases")
+        for cid, svg in fronts.items():
+            name = svg.get("data-record") if several else records[0][0]
+            mine = list(lossy.get(name, []))
+            pts = points_of(svg)
+            check(len(pts) == len(mine), f"{cid}: {len(pts)} points for {len(mine)} lossy cases")
+            for p in pts:
+                x, y = float(p.get("data-x")), float(p.get("data-y"))
+                match = [c for c in mine
+                         if close(x, c["payload_bytes"] / c["file_bytes"])
+                         and close(y, c["verify"]["max_abs_error"])]
+                if check(match, f"{cid}: point {p.get('data-label')} ({x}, {y}) matches no lossy case"):
+                    mine.remove(match[0])
+                checked_errors += 1
+            xy = [(float(p.get("data-x")), float(p.get("data-y"))) for p in pts]
+            for p, (x, y) in zip(pts, xy):
+                dominated = any(qx >= x and qy <= y and (qx > x or qy < y) for qx, qy in xy)
                 check(p.get("data-front") == ("0" if dominated else "1"),
                       f"{cid}: {p.get('data-label')}: data-front {p.get('data-front')}, dominated={dominated}")
 
@@ -444,10 +481,12 @@ def main():
                 check(ET.tostring(svg) == ET.tostring(inline), f"{f}: differs from the inlined chart")
 
     check(checked_bars > 0, "no throughput bar checked")
+    if a.expect_lossy:
+        check(checked_errors > 0, "no point of a size-vs-error chart checked")
     for f in failures:
         print("FAIL:", f)
     print(f"check_report: {len(charts)} charts, {checked_bars} bars, {checked_speedups} speed-ups, "
-          f"{checked_points} scatter points, {checked_sweeps} sweep points, {checked_ranks} points against ranks checked; {len(failures)} failure(s)")
+          f"{checked_points} scatter points, {checked_errors} error points, {checked_sweeps} sweep points, {checked_ranks} points against ranks checked; {len(failures)} failure(s)")
     return 1 if failures else 0
 
 

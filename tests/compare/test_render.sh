@@ -48,6 +48,24 @@ done
 "$FB" report "${runs[@]}" -o "$work/runs.html"
 "$python" "$here/check_report.py" "$work/runs.html" --expect-sweep count --expect-sweep 'option level' "${runs[@]}"
 
+# Lossy cases (zfp accuracy, verified against their tolerance) beside
+# lossless ones: per data set a chart of size ratio against max abs error
+# with the lossy cases only, each point and its front flag against the JSON.
+cat >"$work/lossy.yaml" <<YAML
+name: lossy
+datasets: [{dtype: f64, count: 2e4, distribution: [smooth, uniform]}]
+formats:
+  - zlib
+  - {label: zfp-reversible, plugin: zfp}
+  - {label: zfp-1e-2, plugin: zfp, options: {mode: accuracy, accuracy: 1e-2}, tolerance: {abs: 1e-2}}
+  - {label: zfp-1e-5, plugin: zfp, options: {mode: accuracy, accuracy: 1e-5}, tolerance: {abs: 1e-5}}
+  - {label: zfp-rate-8, plugin: zfp, options: {mode: rate, rate: 8}, tolerance: {abs: 1}}
+defaults: {repeat: 2, warmup: 0}
+YAML
+"$FB" run "$work/lossy.yaml" --no-console --progress none --json "$work/l.json" --directory "$work"
+"$FB" report "$work/l.json" -o "$work/lossy.html"
+"$python" "$here/check_report.py" "$work/lossy.html" --expect-lossy "$work/l.json"
+
 if [ ! -x "$chromium" ]; then
   echo "SKIP: $chromium not installed (apt-get install chromium to run the layout checks)"
   exit 77

@@ -8,6 +8,10 @@
 //    median); a point is on the Pareto front when no other case of the same
 //    data set and record has both a higher-or-equal size ratio and a
 //    higher-or-equal round-trip throughput (one of them strictly);
+//  - size vs error (the lossy cases: verified against a tolerance, with an
+//    error): size ratio against the max abs error, on the front when no
+//    other lossy case has a higher-or-equal ratio and a lower-or-equal
+//    error (one of them strictly);
 //  - sweeps (sweeps.hpp): one line of median time against a numeric
 //    parameter per family of cases that differ only in it, drawn as small
 //    multiples: one chart per facet and phase, the facets of a parameter
@@ -490,38 +494,40 @@ private:
         }
     }
 
-    // Size ratio vs round-trip throughput with the Pareto front: one chart
-    // per record on shared axes, a colour per format (the same in each).
-    void scatter(const std::string& d, const std::vector<const entry*>& es) {
-        struct point {
-            const entry* e;
-            double ratio, mb_s;
-        };
-        std::vector<std::vector<point>> per_record(inputs_.size());
+    // A point of a Pareto chart: a case and its figures on the two axes.
+    struct pareto_point {
+        const entry* e;
+        double x, y;
+    };
+    struct pareto_spec {
+        svg::axis x, y;
+        bool y_up; // a higher y is better (else a lower one); a higher x always is
+        std::string id, title, subtitle, caption;
+    };
+
+    // One chart per record on shared axes, a colour per format (the same in
+    // each); a point is on the front when no point of its record is at least
+    // as good on both axes and better on one.
+    void pareto_charts(const std::string& d, const std::vector<std::vector<pareto_point>>& per_record,
+                       const pareto_spec& spec) {
         std::vector<std::string> formats; // style index = position
         std::vector<double> xs, ys;
-        for (const entry* e : es) {
-            if (e->c->status != case_status::ok) continue;
-            const double ratio = size_ratio(*e->c);
-            const double total = median_of(write_times(*e->c)) + median_of(read_times(*e->c));
-            const double mb_s = detail::throughput_in(units_, e->c->payload_bytes, total);
-            if (!std::isfinite(ratio) || !std::isfinite(mb_s)) continue;
-            per_record[e->file_index].push_back({e, ratio, mb_s});
-            if (std::find(formats.begin(), formats.end(), e->c->spec.format.label) == formats.end())
-                formats.push_back(e->c->spec.format.label);
-            xs.push_back(ratio);
-            ys.push_back(mb_s);
-        }
-        const svg::axis x = {"size ratio payload / file", "", log_if(wide_range(xs, 20) && all_positive(xs)),
-                             svg::quantity::ratio};
-        const svg::axis y = {"round-trip throughput", detail::rate_unit_name(units_),
-                             log_if(wide_range(ys, 20)), svg::quantity::mb_s};
+        for (const auto& pts : per_record)
+            for (const pareto_point& p : pts) {
+                if (std::find(formats.begin(), formats.end(), p.e->c->spec.format.label) == formats.end())
+                    formats.push_back(p.e->c->spec.format.label);
+                xs.push_back(p.x);
+                ys.push_back(p.y);
+            }
+        const auto better_or_equal = [&](const pareto_point& q, const pareto_point& p) {
+            return q.x >= p.x && (spec.y_up ? q.y >= p.y : q.y <= p.y);
+        };
         for (std::size_t f = 0; f < inputs_.size(); ++f) {
-            const std::vector<point>& pts = per_record[f];
+            const std::vector<pareto_point>& pts = per_record[f];
             if (pts.empty()) continue;
             svg::xy_chart sc;
-            sc.x = x;
-            sc.y = y;
+            sc.x = spec.x;
+            sc.y = spec.y;
             sc.x_cover = xs;
             sc.y_cover = ys;
             sc.front_name = "Pareto front";
@@ -532,27 +538,70 @@ private:
                 s.legend = formats[k];
                 s.style = k;
                 s.lines = false;
-                for (const point& p : pts) {
+                for (const pareto_point& p : pts) {
                     if (p.e->c->spec.format.label != formats[k]) continue;
-                    const bool dominated = std::any_of(pts.begin(), pts.end(), [&](const point& q) {
-                        return q.ratio >= p.ratio && q.mb_s >= p.mb_s &&
-                               (q.ratio > p.ratio || q.mb_s > p.mb_s);
+                    const bool dominated = std::any_of(pts.begin(), pts.end(), [&](const pareto_point& q) {
+                        return better_or_equal(q, p) && !better_or_equal(p, q);
                     });
-                    s.points.push_back({p.ratio, p.mb_s, p.e->row, !dominated, {}});
+                    s.points.push_back({p.x, p.y, p.e->row, !dominated, {}});
                 }
                 if (!s.points.empty()) sc.series.push_back(std::move(s));
             }
-            sc.id = ids_.make("pareto-" + d + (several() ? "-" + inputs_[f].name : ""));
+            sc.id = ids_.make(spec.id + "-" + d + (several() ? "-" + inputs_[f].name : ""));
             sc.title =
-                fmt::format("File size vs speed, data set {}{}", d, several() ? ", " + inputs_[f].name : "");
-            sc.subtitle =
-                "x: payload / file bytes (right = smaller file); y: payload / (write + read median); "
-                "up and right is better";
+                fmt::format("{}, data set {}{}", spec.title, d, several() ? ", " + inputs_[f].name : "");
+            sc.subtitle = spec.subtitle;
             sc.data = {{"dataset", d}};
             if (several()) sc.data.emplace_back("record", inputs_[f].name);
-            figure(svg::render(sc), sc.id,
-                   "Cases that leave no file (e.g. memory) have no size ratio and are not shown.");
+            figure(svg::render(sc), sc.id, spec.caption);
         }
+    }
+
+    // Size ratio vs round-trip throughput, every case; and for the lossy
+    // cases (verified against a tolerance) size ratio vs max abs error.
+    void scatter(const std::string& d, const std::vector<const entry*>& es) {
+        std::vector<std::vector<pareto_point>> speed(inputs_.size()), error(inputs_.size());
+        std::vector<double> xs, ys, lossy_xs, errors;
+        for (const entry* e : es) {
+            if (e->c->status != case_status::ok) continue;
+            const double ratio = size_ratio(*e->c);
+            const double total = median_of(write_times(*e->c)) + median_of(read_times(*e->c));
+            const double mb_s = detail::throughput_in(units_, e->c->payload_bytes, total);
+            if (!std::isfinite(ratio)) continue;
+            if (std::isfinite(mb_s)) {
+                speed[e->file_index].push_back({e, ratio, mb_s});
+                xs.push_back(ratio);
+                ys.push_back(mb_s);
+            }
+            const verification& v = e->c->verify;
+            if (v.checked && !v.lossless_expected && std::isfinite(v.max_abs_error) && v.max_abs_error > 0) {
+                error[e->file_index].push_back({e, ratio, v.max_abs_error});
+                lossy_xs.push_back(ratio);
+                errors.push_back(v.max_abs_error);
+            }
+        }
+        pareto_charts(d, speed,
+                      {{"size ratio payload / file", "", log_if(wide_range(xs, 20) && all_positive(xs)),
+                        svg::quantity::ratio},
+                       {"round-trip throughput", detail::rate_unit_name(units_), log_if(wide_range(ys, 20)),
+                        svg::quantity::mb_s},
+                       true,
+                       "pareto",
+                       "File size vs speed",
+                       "x: payload / file bytes (right = smaller file); y: payload / (write + read median); "
+                       "up and right is better",
+                       "Cases that leave no file (e.g. memory) have no size ratio and are not shown."});
+        pareto_charts(
+            d, error,
+            {{"size ratio payload / file", "", log_if(wide_range(lossy_xs, 20)), svg::quantity::ratio},
+             {"max abs error", "", log_if(wide_range(errors, 20)), svg::quantity::plain},
+             false,
+             "error-front",
+             "File size vs error",
+             "x: payload / file bytes (right = smaller file); y: the largest |read - written| "
+             "(down = more exact); down and right is better",
+             "The lossy cases (verified against a tolerance) with an error; lossless ones are exact and "
+             "not shown."});
     }
 
     // The sweeps' points refer to sweep_cases_, which lives as long as the builder.

@@ -3,7 +3,8 @@
 // script, no network resource. For one or more results records it shows,
 // answer first: per data set a verdict and its charts (throughput bars with
 // min..max whiskers, speed-ups against the baseline, size ratio vs
-// throughput with the Pareto front, a chart per record), for every swept
+// throughput with the Pareto front, a chart per record, and for lossy cases
+// size ratio vs max error with its front), for every swept
 // numeric parameter small multiples of time against it (sweeps.hpp), then
 // the summary tables and each record's context. Several records are shown
 // side by side as one series per record.
