@@ -34,6 +34,7 @@ packages=(
   libopenmpi-dev openmpi-bin # MPI scale-out (mpirun -np N formatbench run); tests/mpi runs mpirun -np 2
   cmake                   # tests: not in a fresh Debian 12; the plugin guide's and new-plugin's CMake builds
   fio                     # benchmarks: bench/access-speed.py reads the same file with fio beside formatbench
+  autoconf automake       # benchmarks: bench/ior-compare.py builds IOR from its source tarball
   man-db                  # tests: `man formatbench` renders the installed page (not in minimal/container images)
   zsh                     # tests: the zsh completion parses and completes (tests/cli/test_install_zsh.sh)
   clang                   # sanitizer/fuzz builds

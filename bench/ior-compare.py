@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""formatbench beside IOR on the same parallel work, in alternating rounds.
+
+  bench/ior-compare.py [BUILD_DIR] (--ior-src TARBALL | --ior BINARY)
+                       [--ior-build DIR] [--ranks 1,2] [--block 16MiB]
+                       [--iterations 7] [--rounds 3] [--work DIR]
+
+IOR (https://github.com/hpc/ior, GPL-2.0) is the reference of parallel I/O
+benchmarks. With --ior-src the IOR source tarball is unpacked into
+--ior-build (default /var/tmp/formatbench-ior) and built there once
+(./bootstrap, ./configure --with-hdf5 / --with-ncmpi when a parallel HDF5 /
+PnetCDF is found by pkg-config, make); later runs reuse the binary. Nothing
+of IOR is copied into formatbench. --ior BINARY uses an IOR already built.
+
+For each rank count N and each pair below, one round runs IOR once
+(`-w -r -i ITERATIONS`) and formatbench once (`repeat: ITERATIONS`,
+`warmup: 0`, `cache: warm`, as IOR reads what it just wrote), in an order
+that alternates between rounds, on the same folder and the same work: BLOCK
+bytes per rank (IOR `-b`, formatbench `count` = BLOCK / 8 float64), one
+transfer per rank (`-t BLOCK`, `chunk: whole`) and 1 MiB transfers
+(`-t 1m`, `chunk: 1MiB`):
+
+  IOR                   formatbench
+  -a POSIX -F           raw, layout: file_per_rank
+  -a POSIX              raw, layout: shared_file
+  -a MPIIO              mpiio transfer: independent, layout: shared_file
+  -a MPIIO -c           mpiio transfer: collective, layout: shared_file
+  -a HDF5 [-c]          (no formatbench plugin with the MPI-IO driver yet)
+  -a NCMPI              (no formatbench PnetCDF plugin yet)
+
+A pair whose side is missing (IOR built without the backend, formatbench
+without the plugin) is printed as not measured, with the reason.
+
+A run's bandwidth is the median over its iterations: IOR's per-iteration
+bwMiB converted to MB/s (x 1.048576: aggregate bytes / its totalTime, which
+spans open, transfers and close between barriers), formatbench's aggregate
+payload / the phase's time (first rank's start to last rank's end, open
+to close). Printed per N, pair and phase: both medians over the rounds and
+the median of the per-round ratios formatbench / IOR (> 1: formatbench
+faster), then each round's ratio. Figures only: nothing passes or fails.
+As root, OpenMPI's OMPI_ALLOW_RUN_AS_ROOT variables are set here. Needs as
+many cores as the largest N (no --oversubscribe).
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+MIB = 1 << 20
+
+STUDY = """name: ior-compare
+datasets: [{{name: f64, dtype: f64, count: {count}, seed: 1}}]
+formats: [{format}]
+defaults: {{chunk: {chunk}, cache: warm, repeat: {repeat}, warmup: 0, min_time: 0, layout: {layout}}}
+"""
+
+# name, IOR arguments, formatbench format (YAML flow), layout, plugin needed
+PAIRS = [
+    ("posix file per rank", ["-a", "POSIX", "-F"], "raw", "file_per_rank", "raw"),
+    ("posix shared", ["-a", "POSIX"], "raw", "shared_file", "raw"),
+    ("mpiio independent", ["-a", "MPIIO"], "{plugin: mpiio, options: {transfer: independent}}", "shared_file",
+     "mpiio"),
+    ("mpiio collective", ["-a", "MPIIO", "-c"], "{plugin: mpiio, options: {transfer: collective}}",
+     "shared_file", "mpiio"),
+    ("hdf5 independent", ["-a", "HDF5"], None, "shared_file", None),
+    ("hdf5 collective", ["-a", "HDF5", "-c"], None, "shared_file", None),
+    ("ncmpi", ["-a", "NCMPI"], None, "shared_file", None),
+]
+
+
+def size(text):
+    t = text.strip().lower().removesuffix("b").removesuffix("i")
+    mult = {"k": 1 << 10, "m": MIB, "g": 1 << 30}.get(t[-1:], 1)
+    return int(float(t.rstrip("kmg")) * mult)
+
+
+def mpirun(n):
+    return ["mpirun", "-np", str(n), "--bind-to", "core"]
+
+
+def pkg_config(name):
+    return subprocess.run(["pkg-config", "--exists", name]).returncode == 0
+
+
+def build_ior(tarball, folder):
+    """IOR's binary, built in folder from the tarball once."""
+    os.makedirs(folder, exist_ok=True)
+    for entry in sorted(os.listdir(folder)):
+        binary = os.path.join(folder, entry, "src", "ior")
+        if os.access(binary, os.X_OK):
+            return binary
+    subprocess.run(["tar", "xzf", os.path.abspath(tarball), "-C", folder], check=True)
+    src = next(os.path.join(folder, e) for e in sorted(os.listdir(folder))
+               if os.path.isfile(os.path.join(folder, e, "configure.ac")))
+    configure = ["./configure"]
+    if pkg_config("hdf5-openmpi"):
+        configure.append("--with-hdf5")
+    if pkg_config("pnetcdf"):
+        configure.append("--with-ncmpi")
+    log = os.path.join(folder, "build.log")
+    with open(log, "w") as out:
+        for step in (["./bootstrap"], configure, ["make", f"-j{os.cpu_count() or 1}"]):
+            print(f"# building IOR in {src}: {' '.join(step)} (log: {log})", file=sys.stderr)
+            if subprocess.run(step, cwd=src, stdout=out, stderr=subprocess.STDOUT).returncode != 0:
+                sys.exit(f"ior-compare.py: '{' '.join(step)}' failed in {src}; see {log}")
+    return os.path.join(src, "src", "ior")
+
+
+def ior_backends(ior):
+    """The -a backends this IOR binary was built with (from its -h)."""
+    text = subprocess.run([ior, "-h"], capture_output=True, text=True).stdout
+    line = next((l for l in text.splitlines() if l.strip().startswith("-a=")), "")
+    return {b for b in ("POSIX", "MPIIO", "HDF5", "NCMPI") if b in line}
+
+
+def run_ior(n, ior, args, block, transfer, iterations, folder):
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    out = subprocess.run(mpirun(n) + [ior] + args + [
+        "-b", str(block), "-t", str(transfer), "-w", "-r", "-i", str(iterations), "-o",
+        os.path.join(folder, "ior.dat"), "-O", "summaryFormat=JSON"], check=True, capture_output=True,
+        text=True).stdout
+    results = json.loads(out[out.index("{"):])["tests"][0]["Results"]
+    flat = [r for it in results for r in (it if isinstance(it, list) else [it])]
+    mb_s = {p: statistics.median(r["bwMiB"] * 1.048576 for r in flat if r["access"] == p) for p in ("write", "read")}
+    return mb_s["write"], mb_s["read"]
+
+
+def run_formatbench(n, fb, plugins, fmt, layout, block, transfer, iterations, folder):
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    study = os.path.join(folder, "study.yaml")
+    chunk = "whole" if transfer == block else str(transfer)
+    open(study, "w").write(STUDY.format(count=block // 8, format=fmt, chunk=chunk, repeat=iterations,
+                                        layout=layout))
+    out = os.path.join(folder, "r.json")
+    subprocess.run(mpirun(n) + [fb, "--plugin-path", plugins, "run", study, "--json", out, "--no-console",
+                                "--quiet", "--directory", folder], check=True,
+                   stdout=subprocess.DEVNULL)
+    (c,) = json.load(open(out))["cases"]
+    if c["status"] != "ok":
+        sys.exit(f"ior-compare.py: formatbench case {c['format']['label']} ended {c['status']}: {c.get('error')}")
+    payload = c["payload_bytes"]
+    assert payload == n * block, (payload, n, block)
+    return tuple(payload / 1e6 / statistics.median(s[p]["wall_s"] for s in c["samples"]) for p in ("write", "read"))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("build", nargs="?", default="build")
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--ior-src", help="IOR's source tarball, built once into --ior-build")
+    src.add_argument("--ior", help="an IOR binary already built")
+    ap.add_argument("--ior-build", default="/var/tmp/formatbench-ior")
+    ap.add_argument("--ranks", default="1,2")
+    ap.add_argument("--block", default="16MiB", help="bytes per rank (a multiple of 1 MiB)")
+    ap.add_argument("--iterations", type=int, default=7)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--work", default=None, help="folder for the files (default: a new one under /var/tmp)")
+    a = ap.parse_args()
+    if os.geteuid() == 0:
+        os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    block = size(a.block)
+    if block % MIB:
+        sys.exit(f"ior-compare.py: --block {a.block} is not a multiple of 1 MiB")
+    fb = os.path.abspath(os.path.join(a.build, "core", "formatbench"))
+    plugins = os.path.abspath(os.path.join(a.build, "plugins"))
+    if not os.access(fb, os.X_OK):
+        sys.exit(f"ior-compare.py: {fb} not built (ninja -C {a.build})")
+    ior = os.path.abspath(a.ior) if a.ior else build_ior(a.ior_src, a.ior_build)
+    backends = ior_backends(ior)
+    work = a.work or tempfile.mkdtemp(prefix="fb-ior-compare-", dir="/var/tmp")
+
+    def missing(pair):
+        name, args, fmt, _, plugin = pair
+        if args[1] not in backends:
+            return f"IOR built without -a {args[1]}"
+        if fmt is None:
+            return "formatbench has no plugin for it"
+        if not os.path.exists(os.path.join(plugins, f"libfb_{plugin}.so")):
+            return f"plugin {plugin} not built in {plugins}"
+        return None
+
+    print(f"# IOR {ior} (backends: {', '.join(sorted(backends))}); formatbench {fb}")
+    print(f"# {block // MIB} MiB per rank, {a.iterations} iterations per run, {a.rounds} rounds; "
+          f"MB/s = 10^6 bytes/s; ratio = formatbench / IOR (> 1: formatbench faster)")
+    for n in (int(x) for x in a.ranks.split(",")):
+        print(f"\nN = {n}")
+        print(f"  {'pair':22} {'transfer':>8} {'phase':6} {'formatbench':>11} {'IOR':>8} {'ratio':>6}  per round")
+        for pair in PAIRS:
+            name, args, fmt, layout, _ = pair
+            why = missing(pair)
+            if why:
+                print(f"  {name:22} not measured: {why}")
+                continue
+            for transfer in (block, MIB):
+                rows = {"write": [], "read": []}
+                for k in range(a.rounds):
+                    order = ("fb", "ior") if k % 2 == 0 else ("ior", "fb")
+                    got = {}
+                    for who in order:
+                        folder = os.path.join(work, who)
+                        if who == "fb":
+                            got[who] = run_formatbench(n, fb, plugins, fmt, layout, block, transfer, a.iterations,
+                                                       folder)
+                        else:
+                            got[who] = run_ior(n, ior, args, block, transfer, a.iterations, folder)
+                    for i, phase in enumerate(("write", "read")):
+                        rows[phase].append((got["fb"][i], got["ior"][i]))
+                t = "block" if transfer == block else "1MiB"
+                for phase, v in rows.items():
+                    ratios = [f / i for f, i in v]
+                    print(f"  {name:22} {t:>8} {phase:6} {statistics.median(f for f, _ in v):11.0f} "
+                          f"{statistics.median(i for _, i in v):8.0f} {statistics.median(ratios):6.2f}  "
+                          + " ".join(f"{r:.2f}" for r in ratios), flush=True)
+    if not a.work:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
