@@ -35,7 +35,7 @@
 // this machine's order in the caller's buffer.
 //
 // Direct I/O (FB_CAP_DIRECT_IO): with FB_OPEN_DIRECT the header, read,
-// read_at and read_box read with O_DIRECT (raw/range_reader.hpp). The data
+// read_at and read_box read with O_DIRECT (common/range_reader.hpp). The data
 // starts after the header (byte 128 for the files numpy and this plugin
 // write), never on a block boundary, so every read goes as whole aligned
 // blocks through the reader's aligned bounce buffer and is copied out: one
@@ -44,7 +44,7 @@
 #include "header.hpp"
 
 #include "common/byte_order.hpp"
-#include "raw/range_reader.hpp"
+#include "common/range_reader.hpp"
 
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>

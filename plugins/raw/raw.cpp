@@ -22,7 +22,7 @@
 // Random access (ABI 1.2): element i is at byte i x size (plus the part's
 // first byte), so read_at is one pread(2) at that byte and read_box reads
 // the contiguous runs of the box (sdk::for_each_run) through a sieve
-// (range_reader.hpp run_sieve: runs less than 4 KiB apart as one pread of
+// (common/range_reader.hpp run_sieve: runs less than 4 KiB apart as one pread of
 // up to 1 MiB), the values swapped in the caller's buffer when the byte
 // order asks for it. A part's read_at
 // offsets count from the part's first element; read_box is refused on a
@@ -32,7 +32,7 @@
 // serves a read after an fseek within its buffer.
 //
 // Direct I/O (FB_CAP_DIRECT_IO, FB_OPEN_DIRECT): read, read_at and read_box
-// read with O_DIRECT (range_reader.hpp): straight into the caller's buffer
+// read with O_DIRECT (common/range_reader.hpp): straight into the caller's buffer
 // when its address, the byte offset and the length are aligned to what
 // statx STATX_DIOALIGN reports (4096 where it reports nothing), through an
 // aligned bounce buffer otherwise (a part or range that starts mid-block, a
@@ -41,7 +41,7 @@
 // open): direct reads of N bytes each. Only regular files on a file system
 // with direct I/O: anything else is FB_E_UNSUPPORTED at open. Writing never
 // uses O_DIRECT (the flag is a read flag in the ABI).
-#include "range_reader.hpp"
+#include "common/range_reader.hpp"
 
 #include "common/byte_order.hpp"
 

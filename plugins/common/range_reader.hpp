@@ -1,8 +1,7 @@
 // Random-access reading of byte ranges of a regular file by pread(2), with
 // or without O_DIRECT, and the sieve that gathers a box's runs: the
-// read-at, read-box and direct paths of the raw plugin, shared with npy (which includes it as
-// "raw/range_reader.hpp"). Header-only, so that each plugin and its fuzz target compile their own copy and no
-// build file outside raw and npy changes.
+// read-at, read-box and direct paths of the raw and npy plugins. Header-only,
+// so that each plugin and its fuzz target compile their own copy.
 //
 // Contract: range_reader::read(file, dest, n, at) puts the n bytes at byte
 // `at` of the file into dest and returns how many it got (fewer only where
