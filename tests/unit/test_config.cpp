@@ -466,6 +466,39 @@ TEST(config_sweep, the_same_value_twice_is_an_error) {
     EXPECT_NE(message.find("are the same measurement"), std::string::npos) << message;
 }
 
+// access: [random, plane] x access_axis: [0, 1, 2] is one random read (the
+// axis means nothing for it) and three plane reads: 4 cases, not 6 and not
+// an error; each case's key is its own. A value listed twice still is one.
+TEST(config_sweep, keys_that_do_not_apply_collapse_into_one_case) {
+    auto s = fb::load_study_text("datasets: [{count: 60, shape: [3, 4, 5]}]\n"
+                                 "formats: [{plugin: raw, access: [random, plane], access_axis: [0, 1, 2],\n"
+                                 "           access_ops: 2}]\n",
+                                 "<t>");
+    ASSERT_EQ(s.cases.size(), 4u);
+    EXPECT_EQ(s.cases[0].params.access, fb::access_mode::random);
+    std::set<std::string> keys;
+    for (std::size_t i = 0; i < s.cases.size(); ++i) {
+        EXPECT_EQ(s.cases[i].index, i);
+        keys.insert(s.cases[i].key);
+    }
+    EXPECT_EQ(keys.size(), 4u);
+    for (unsigned axis = 0; axis < 3; ++axis) {
+        EXPECT_EQ(s.cases[1 + axis].params.access, fb::access_mode::plane);
+        EXPECT_EQ(s.cases[1 + axis].params.access_axis, axis);
+    }
+    EXPECT_EQ(fb::describe_case(s.cases[0]),
+              "f64-uniform-3x4x5 | raw | chunk whole | warm | sync none | access random | access_ops 2");
+    EXPECT_EQ(fb::describe_case(s.cases[3]),
+              "f64-uniform-3x4x5 | raw | chunk whole | warm | sync none | access plane | access_ops 2 | "
+              "access_axis 2");
+    std::string message = error_of([] {
+        fb::load_study_text("datasets: [{count: 60, shape: [3, 4, 5]}]\n"
+                            "formats: [{plugin: raw, access: plane, access_axis: [1, 1]}]\n",
+                            "<t>");
+    });
+    EXPECT_NE(message.find("cases 0 and 1 are the same measurement"), std::string::npos) << message;
+}
+
 TEST(config_sweep, huge_sweeps_are_refused) {
     std::string message = error_of([] {
         fb::load_study_text(

@@ -83,6 +83,16 @@ void assign_identities(std::vector<case_spec>& cases) {
     }
 }
 
+bool differ_only_where_void(const run_params& a, const run_params& b) {
+    bool differ = false;
+    for (const auto& f : run_fields()) {
+        if (f.same(a, b)) continue;
+        if (f.applies(a) || f.applies(b)) return false;
+        differ = true;
+    }
+    return differ;
+}
+
 std::string key_text(const case_identity& id) {
     // dataset values joined by '/', then the data's name=value pairs; the
     // format's values joined by '/'; the run's name=value pairs.

@@ -19,6 +19,13 @@ namespace formatbench {
 // of the same data set and format label differ in them.
 void assign_identities(std::vector<case_spec>& cases);
 
+// Whether two run parameter sets differ, and only in keys that mean nothing
+// for them (fields.hpp `applies`: access_axis of a random read, access_block
+// of a whole read). A sweep that crosses such a key with the one that turns
+// it off (access: [random, plane] with access_axis: [0, 1, 2]) gives such
+// cases: one measurement, kept once.
+bool differ_only_where_void(const run_params& a, const run_params& b);
+
 // The text form: "NAME/DTYPE/COUNT/DATA|LABEL/PLUGIN/OPTIONS|RUN", e.g.
 // "f64-uniform-1e6/f64/1000000/dist=uniform,seed=1|raw/raw/|chunk=0,cache=warm,sync=none".
 std::string key_text(const case_identity& id);

@@ -798,12 +798,28 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
         }
     }
     assign_identities(s.cases);
+    // Cases with one key are one measurement: kept once where they differ
+    // only in keys that do not apply to them, a mistake otherwise.
     std::map<std::string, std::size_t> key_at;
-    for (const case_spec& c : s.cases)
-        if (auto [at, inserted] = key_at.emplace(c.key, c.index); !inserted)
+    std::vector<case_spec> kept;
+    for (case_spec& c : s.cases) {
+        auto [at, inserted] = key_at.emplace(c.key, kept.size());
+        if (!inserted) {
+            const case_spec& first = kept[at->second];
+            if (differ_only_where_void(first.params, c.params)) continue;
             r.fail(entry_of[c.index]->node, entry_of[c.index]->path,
                    fmt::format("cases {} and {} are the same measurement (a sweep lists one value twice?)",
-                               at->second, c.index));
+                               first.index, c.index));
+        }
+        kept.push_back(std::move(c));
+    }
+    const bool dropped = kept.size() != s.cases.size();
+    s.cases = std::move(kept);
+    if (dropped) {
+        for (std::size_t i = 0; i < s.cases.size(); ++i)
+            s.cases[i].index = i;
+        assign_identities(s.cases); // what varies among the cases kept
+    }
     s.resolved_yaml = resolved_text(root, s);
     return s;
 }
