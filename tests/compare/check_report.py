@@ -88,6 +88,15 @@ def times(c, phase):
     return [s[phase]["wall_s"] for s in c["samples"] if s[phase]["wall_s"] is not None]
 
 
+def phase_bytes(c, phase):
+    """The bytes a phase moves: a pattern's read moves its operations' bytes (latency.bytes), else the payload."""
+    if phase == "read":
+        for s in c["samples"]:
+            if s["read"].get("latency"):
+                return s["read"]["latency"]["bytes"]
+    return c["payload_bytes"]
+
+
 def points_of(svg):
     """The data points of a chart, whatever their marker shape."""
     return [el for el in svg.iter() if el.get("class") == "point"]
@@ -254,8 +263,8 @@ def main():
                     t = times(c, phase)
                     if not t:
                         continue
-                    tp = [throughput(c["payload_bytes"], x) for x in t]
-                    if close(value, throughput(c["payload_bytes"], statistics.median(t))) and close(
+                    tp = [throughput(phase_bytes(c, phase), x) for x in t]
+                    if close(value, throughput(phase_bytes(c, phase), statistics.median(t))) and close(
                         float(b.get("data-lo")), min(tp)
                     ) and close(float(b.get("data-hi")), max(tp)):
                         ok = True
@@ -302,6 +311,9 @@ def main():
                 ok = False
                 for c in candidates(rec, d, p.get("data-label")):
                     if c["format"]["label"] != fmt_label:
+                        continue
+                    # A pattern reads part of the file: no round trip of the payload.
+                    if c["params"].get("access", "whole") != "whole":
                         continue
                     if c["file_bytes"] > 0 and times(c, "write") and times(c, "read"):
                         t = statistics.median(times(c, "write")) + statistics.median(times(c, "read"))
@@ -444,7 +456,7 @@ def main():
                 x, y = float(p.get("data-x")), float(p.get("data-y"))
                 check(close(x, rec["context"].get("ranks", 1)), f"{cid}: point at {x} ranks from {name}, "
                       f"which ran on {rec['context'].get('ranks', 1)}")
-                ok = any(times(c, phase) and close(y, throughput(c["payload_bytes"], statistics.median(times(c, phase))))
+                ok = any(times(c, phase) and close(y, throughput(phase_bytes(c, phase), statistics.median(times(c, phase))))
                          for c in candidates(rec, p.get("data-dataset"), p.get("data-label")))
                 check(ok, f"{cid}: point {name}/{p.get('data-label')} = {y} MB/s matches no case's aggregate {phase}")
                 drawn.append((p.get("data-dataset"), p.get("data-label"), int(x)))

@@ -5,9 +5,9 @@
 //    spans the per-repetition throughputs (min..max);
 //  - speed-up = baseline median / case median, per phase (table.hpp);
 //  - round-trip throughput (scatter) = payload / 10^6 / (write median + read
-//    median); a point is on the Pareto front when no other case of the same
-//    data set and record has both a higher-or-equal size ratio and a
-//    higher-or-equal round-trip throughput (one of them strictly);
+//    median), for the cases that read the whole file back; a point is on the Pareto front when no other case
+//    of the same data set and record has both a higher-or-equal size ratio and a higher-or-equal round-trip
+//    throughput (one of them strictly);
 //  - size vs error (the lossy cases: verified against a tolerance, with an
 //    error): size ratio against the max abs error, on the front when no
 //    other lossy case has a higher-or-equal ratio and a lower-or-equal
@@ -557,7 +557,8 @@ private:
         }
     }
 
-    // Size ratio vs round-trip throughput, every case; and for the lossy
+    // Size ratio vs round-trip throughput, the cases that read the whole
+    // file back; and for the lossy
     // cases (verified against a tolerance) size ratio vs max abs error.
     void scatter(const std::string& d, const std::vector<const entry*>& es) {
         std::vector<std::vector<pareto_point>> speed(inputs_.size()), error(inputs_.size());
@@ -568,7 +569,8 @@ private:
             const double total = median_of(write_times(*e->c)) + median_of(read_times(*e->c));
             const double mb_s = detail::throughput_in(units_, e->c->payload_bytes, total);
             if (!std::isfinite(ratio)) continue;
-            if (std::isfinite(mb_s)) {
+            // A pattern reads part of the file: payload / (write + read) is no round trip.
+            if (std::isfinite(mb_s) && e->c->spec.params.access == access_mode::whole) {
                 speed[e->file_index].push_back({e, ratio, mb_s});
                 xs.push_back(ratio);
                 ys.push_back(mb_s);
@@ -590,7 +592,8 @@ private:
                        "File size vs speed",
                        "x: payload / file bytes (right = smaller file); y: payload / (write + read median); "
                        "up and right is better",
-                       "Cases that leave no file (e.g. memory) have no size ratio and are not shown."});
+                       "Cases that leave no file (e.g. memory) have no size ratio, and cases that read an "
+                       "access pattern read part of the file: neither is shown."});
         pareto_charts(
             d, error,
             {{"size ratio payload / file", "", log_if(wide_range(lossy_xs, 20)), svg::quantity::ratio},
