@@ -373,29 +373,6 @@ def zfp_report(a):
     work = tempfile.mkdtemp(prefix="fb-bench-", dir=os.environ.get("TMPDIR", "/tmp"))
     try:
         for n in [int(x) for x in a.sizes.split(",") if x]:
-            out = json.loads(subprocess.run([exe, os.path.join(a.build, "plugins"), work, str(n), str(a.runs)],
-                                            check=True, capture_output=True, text=True).stdout)
-            d = out["units"]
-            mb = n * 8 / 1e6
-            print(f"\n== blosc, n = {n} float64, page cache, {out['cpus']} CPUs, median of {a.runs} rounds "
-                  f"(MB/s = 10^6 bytes of payload per second)")
-            print(f"{'case':<34}{'write s':>10}{'read s':>10}{'write MB/s':>12}{'read MB/s':>11}{'ratio':>8}")
-            for k, v in d.items():
-                w, r = statistics.median(v["write_samples_s"]), statistics.median(v["read_samples_s"])
-                size = f"{v['ratio']:>8.3f}" if "ratio" in v else ""
-                print(f"{k:<34}{w:>10.5f}{r:>10.5f}{mb / w:>12.0f}{mb / r:>11.0f}{size}")
-            print("speed ratios, plugin vs bare loop (> 1: the plugin is faster)   of medians   per round (median)"
-                  "   [target]")
-            for k in d:
-                if not k.startswith("blosc_plugin_"):
-                    continue
-                ref = "blosc_ref_" + k[len("blosc_plugin_"):]
-                for phase in ["write", "read"]:
-                    x, y = d[ref][phase + "_samples_s"], d[k][phase + "_samples_s"]
-                    m = statistics.median(x) / statistics.median(y)
-                    r = statistics.median([p / q for p, q in zip(x, y)])
-                    name = k[len("blosc_plugin_"):] + " " + phase
-                    print(f"  {name:<40}{m:>12.2f}{r:>18.2f}        [>= 0.95]")
             d = json.loads(subprocess.run([exe, os.path.join(a.build, "plugins"), work, str(n), str(a.runs)],
                                           check=True, capture_output=True, text=True).stdout)["units"]
             mb = n * 8 / 1e6
