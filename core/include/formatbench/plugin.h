@@ -92,6 +92,7 @@ extern "C" {
 #define FB_EXT_CHECK_OPTIONS_V1_SIZE 16u
 #define FB_EXT_READ_AT_V1_SIZE 16u
 #define FB_EXT_READ_BOX_V1_SIZE 16u
+#define FB_EXT_MPI_V1_SIZE 32u
 
 /* Smallest error buffer the host passes. */
 #define FB_ERROR_BUFFER_MIN 256
@@ -696,6 +697,46 @@ typedef struct fb_ext_read_box_v1 {
     fb_status (*read_box)(fb_stream* stream, uint32_t ndim, const uint64_t* start, const uint64_t* count,
                           void* data, char* err, size_t err_size);
 } fb_ext_read_box_v1;
+
+/* "formatbench.mpi/1": a plugin that calls MPI itself (MPI-IO) and opens
+ * its streams on a communicator the host hands it. Only a host running
+ * under an MPI launcher uses it; such a host calls this extension's opens,
+ * never the descriptor's open_write/open_read, which may then refuse with
+ * FB_E_UNSUPPORTED when MPI is not initialised (say: run under mpirun).
+ *
+ * implementation: the MPI the plugin was compiled against, as
+ * FB_MPI_IMPLEMENTATION of <formatbench/plugin_mpi.h> spells it ("Open MPI
+ * 4.1.4", "MPICH 4.0.2"): the family, a space, the version. MPI's handles
+ * are not portable between implementations (an MPI_Comm is a pointer in
+ * Open MPI and an int in MPICH), so the host refuses at load a plugin whose
+ * family or major version differs from its own.
+ *
+ * open_write/open_read are formatbench.part/1's opens with one argument
+ * more: comm points at an MPI_Comm of the host (the plugin reads it as
+ * `*(const MPI_Comm*)comm`), valid until the stream's close returns. Every
+ * rank of that communicator opens the same path at the same time, each for
+ * its own elements [offset, offset + args->count) of a file of `total`
+ * (file_per_rank: MPI_COMM_SELF, offset 0, total args->count, a path of
+ * its own). The opens and closes are collective over comm; the number of
+ * write or read calls between them may differ between the ranks (a slice
+ * one element longer, the host's chunking), so a plugin that makes
+ * collective calls per write or read must still match them across the
+ * ranks (for example by cutting each rank's part into pieces of a fixed
+ * size and making up the missing calls with count 0 at close). A failed
+ * call still leaves the stream able to close collectively: close is called
+ * once per stream on every rank, also after an error. The host calls these
+ * in the rank's own process (an MPI process; a forked worker is not one),
+ * between MPI_Init and MPI_Finalize, one stream at a time. The streams use
+ * the descriptor's write, read and close calls. */
+#define FB_EXT_MPI_V1 "formatbench.mpi/1"
+typedef struct fb_ext_mpi_v1 {
+    uint32_t struct_size;
+    const char* implementation;
+    fb_status (*open_write)(const fb_open_args* args, const void* comm, uint64_t offset, uint64_t total,
+                            fb_stream** out, char* err, size_t err_size);
+    fb_status (*open_read)(const fb_open_args* args, const void* comm, uint64_t offset, uint64_t total,
+                           fb_stream** out, char* err, size_t err_size);
+} fb_ext_mpi_v1;
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -19,6 +19,10 @@
 //       // optional in reader (ABI 1.2): void read_box(const std::uint64_t* start,
 //       //   const std::uint64_t* count, void* data);  (formatbench.read-box/1; one
 //       //   start and count per axis of request.shape; for_each_run helps)
+//       // optional: static constexpr const char* mpi_implementation =
+//       //   FB_MPI_IMPLEMENTATION;  (formatbench.mpi/1, <formatbench/plugin_mpi.h>
+//       //   after <mpi.h>: the host opens every stream through the extension,
+//       //   and the constructors get request.mpi_comm and request.part set)
 //       // The adapter checks every range and box against the stream's count
 //       // and shape (FB_E_TRUNCATED) before the reader sees it.
 //   };
@@ -299,6 +303,10 @@ struct open_request {
     // Its product is `count` (or the part's total).
     std::vector<std::uint64_t> shape = {};
     bool direct = false; // read with O_DIRECT (FB_OPEN_DIRECT; only with FB_CAP_DIRECT_IO)
+    // formatbench.mpi/1: points at the host's MPI_Comm (read it as
+    // *static_cast<const MPI_Comm*>(mpi_comm)), valid until close returns;
+    // null when the stream was opened through the descriptor's open calls.
+    const void* mpi_comm = nullptr;
 
     std::size_t element_size() const noexcept { return dtype_size(dtype); }
 
@@ -544,6 +552,13 @@ struct adapter {
     template <class S>
     static fb_status open_part(const fb_open_args* args, std::uint64_t offset, std::uint64_t total,
                                fb_stream** out, char* err, std::size_t err_size) {
+        return open_part_on<S>(args, offset, total, nullptr, out, err, err_size);
+    }
+
+    // A part, on the host's communicator for formatbench.mpi/1 (else null).
+    template <class S>
+    static fb_status open_part_on(const fb_open_args* args, std::uint64_t offset, std::uint64_t total,
+                                  const void* comm, fb_stream** out, char* err, std::size_t err_size) {
         if (out) *out = nullptr;
         return guarded(err, err_size, [&] {
             if (!out) throw error(FB_E_STATE, "open called without an output pointer");
@@ -554,8 +569,20 @@ struct adapter {
                                                      ") lies outside the " + std::to_string(total) +
                                                      " elements of '" + r.path + "'");
             r.part = part_of_file{offset, total};
+            r.mpi_comm = comm;
             *out = reinterpret_cast<fb_stream*>(make_box<S>(std::move(r)));
         });
+    }
+
+    template <class S>
+    static fb_status open_mpi(const fb_open_args* args, const void* comm, std::uint64_t offset,
+                              std::uint64_t total, fb_stream** out, char* err, std::size_t err_size) {
+        if (!comm) {
+            if (out) *out = nullptr;
+            set_message(err, err_size, "an MPI open without a communicator");
+            return FB_E_STATE;
+        }
+        return open_part_on<S>(args, offset, total, comm, out, err, err_size);
     }
 
     static fb_status read_at(fb_stream* s, std::uint64_t offset, void* data, std::uint64_t count, char* err,
@@ -620,6 +647,11 @@ struct adapter {
         if constexpr (requires(reader & r, const std::uint64_t* b, void* p) { r.read_box(b, b, p); }) {
             static const fb_ext_read_box_v1 boxes{sizeof(fb_ext_read_box_v1), &read_box};
             if (std::strcmp(id, FB_EXT_READ_BOX_V1) == 0) return &boxes;
+        }
+        if constexpr (requires { T::mpi_implementation; }) {
+            static const fb_ext_mpi_v1 mpi{sizeof(fb_ext_mpi_v1), T::mpi_implementation, &open_mpi<writer>,
+                                           &open_mpi<reader>};
+            if (std::strcmp(id, FB_EXT_MPI_V1) == 0) return &mpi;
         }
         if constexpr (requires { requires T::parts; }) {
             static const fb_ext_part_v1 parts{sizeof(fb_ext_part_v1), &open_part<writer>, &open_part<reader>};

@@ -98,8 +98,8 @@ struct prepared_run {
 };
 
 // Reads and checks everything; `leader` (rank 0, or the only process)
-// prints notes and owns the outputs.
-prepared_run prepare(const global_options& global, const run_arguments& a, bool leader) {
+// prints notes and owns the outputs; `under_mpi`: started on MPI ranks.
+prepared_run prepare(const global_options& global, const run_arguments& a, bool leader, bool under_mpi) {
     prepared_run p;
     study& s = p.s;
     s = a.study_file.empty()
@@ -116,6 +116,7 @@ prepared_run prepare(const global_options& global, const run_arguments& a, bool 
     for (const auto& note : drop_missing_optional_formats(s, *p.reg))
         if (notes) fmt::print(stderr, "formatbench: note: {}\n", note);
     check_study_plugins(s, *p.reg);
+    check_study_mpi(s, *p.reg, under_mpi, built_with_mpi());
     check_study_paths(s);
     p.options.selected = selected_cases(s, a.filters, a.excludes, leader);
 
@@ -175,7 +176,7 @@ int run_command(const global_options& global, const run_arguments& a) {
     const bool leader = !world || world->rank() == 0;
     std::optional<prepared_run> p;
     if (!world) {
-        p = prepare(global, a, true);
+        p = prepare(global, a, true, false);
     } else {
         // The ranks agree before anything runs: when one cannot start, none
         // does (a rank left alone would wait for the others for ever), and
@@ -183,7 +184,7 @@ int run_command(const global_options& global, const run_arguments& a) {
         std::string problem;
         bool usage = true;
         try {
-            p = prepare(global, a, leader);
+            p = prepare(global, a, leader, true);
         } catch (const usage_error& e) {
             problem = e.what();
         } catch (const std::exception& e) {

@@ -237,6 +237,21 @@ const fb_ext_part_v1& part_extension_of(const plugin& p, const fb_plugin_descrip
     return *ext;
 }
 
+const fb_ext_mpi_v1* mpi_extension(const fb_plugin_descriptor& d) {
+    const auto* ext = extension_of<fb_ext_mpi_v1>(d, FB_EXT_MPI_V1, FB_EXT_MPI_V1_SIZE);
+    return ext && ext->open_write && ext->open_read && ext->implementation ? ext : nullptr;
+}
+
+// The MPI extension, or a plugin_error that the plugin has none.
+const fb_ext_mpi_v1& mpi_extension_of(const plugin& p, const fb_plugin_descriptor& d,
+                                      const std::string& path) {
+    const fb_ext_mpi_v1* ext = mpi_extension(d);
+    if (!ext)
+        p.fail(FB_E_UNSUPPORTED, "open on a communicator", path,
+               "the plugin has no " FB_EXT_MPI_V1 " extension");
+    return *ext;
+}
+
 // Opens a stream through `call` (the descriptor's open_write or open_read, or
 // the part extension's) and wraps it in Stream; `what` names the action in
 // the plugin_error of a failed open, and of a success without a stream.
@@ -257,6 +272,38 @@ std::unique_ptr<Stream> open_stream(const plugin& p, const char* what, const std
 
 } // namespace
 
+bool plugin::has_mpi() const {
+    return mpi_extension(*descriptor_) != nullptr;
+}
+
+std::string plugin::mpi_implementation() const {
+    const fb_ext_mpi_v1* ext = mpi_extension(*descriptor_);
+    return ext ? std::string(ext->implementation) : std::string();
+}
+
+std::unique_ptr<write_stream> plugin::open_write_mpi(const std::string& path, dtype d, const void* comm,
+                                                     std::uint64_t offset, std::uint64_t count,
+                                                     std::uint64_t total, const option_list& options,
+                                                     const open_layout& layout) const {
+    const fb_ext_mpi_v1& ext = mpi_extension_of(*this, *descriptor_, path);
+    return open_stream<write_stream>(
+        *this, "open on a communicator for write", path, d, count, options, layout,
+        [&](const fb_open_args* args, fb_stream** out, char* err, std::size_t n) {
+            return ext.open_write(args, comm, offset, total, out, err, n);
+        });
+}
+
+std::unique_ptr<read_stream> plugin::open_read_mpi(const std::string& path, dtype d, const void* comm,
+                                                   std::uint64_t offset, std::uint64_t count,
+                                                   std::uint64_t total, const option_list& options,
+                                                   const open_layout& layout) const {
+    const fb_ext_mpi_v1& ext = mpi_extension_of(*this, *descriptor_, path);
+    return open_stream<read_stream>(*this, "open on a communicator for read", path, d, count, options, layout,
+                                    [&](const fb_open_args* args, fb_stream** out, char* err, std::size_t n) {
+                                        return ext.open_read(args, comm, offset, total, out, err, n);
+                                    });
+}
+
 bool plugin::has_parts() const {
     return part_extension(*descriptor_) != nullptr;
 }
@@ -267,6 +314,7 @@ std::vector<std::string> plugin::extension_ids() const {
         if (has_extension(id)) out.emplace_back(id);
     if (has_read_at()) out.emplace_back(FB_EXT_READ_AT_V1);
     if (has_read_box()) out.emplace_back(FB_EXT_READ_BOX_V1);
+    if (has_mpi()) out.emplace_back(FB_EXT_MPI_V1);
     return out;
 }
 

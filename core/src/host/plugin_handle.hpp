@@ -155,6 +155,23 @@ public:
                                                 const option_list& options,
                                                 const open_layout& layout = {}) const;
 
+    // Whether the plugin calls MPI itself (formatbench.mpi/1), and the MPI
+    // it was compiled against ("Open MPI 4.1.4"; "" without the extension).
+    bool has_mpi() const;
+    std::string mpi_implementation() const;
+    // A stream on the host's communicator (formatbench.mpi/1): `comm` points
+    // at an MPI_Comm valid until the stream closes; elements [offset, offset
+    // + count) of a file of `total`. Collective over comm. Throws
+    // plugin_error, also when the plugin has no such extension.
+    std::unique_ptr<write_stream> open_write_mpi(const std::string& path, dtype d, const void* comm,
+                                                 std::uint64_t offset, std::uint64_t count,
+                                                 std::uint64_t total, const option_list& options,
+                                                 const open_layout& layout = {}) const;
+    std::unique_ptr<read_stream> open_read_mpi(const std::string& path, dtype d, const void* comm,
+                                               std::uint64_t offset, std::uint64_t count, std::uint64_t total,
+                                               const option_list& options,
+                                               const open_layout& layout = {}) const;
+
     // Throws plugin_error "plugin 'ID': <what> '<path>' failed (<status>): <message>".
     [[noreturn]] void fail(fb_status status, const char* what, const std::string& path,
                            const char* message) const;

@@ -7,6 +7,7 @@
 #include "build_config.hpp"
 
 #include "host/elf_exports.hpp"
+#include "host/mpi_match.hpp"
 
 #include <string>
 #include <vector>
@@ -177,6 +178,21 @@ std::string deep_problem(const fb_plugin_descriptor* d) {
         }
     }
     return {};
+}
+
+// formatbench.mpi/1 (plugin.h): a plugin that calls MPI must be built against
+// the host's MPI implementation. A host without MPI loads it (it describes
+// itself and lists), and a run refuses it outside mpirun (study_run.cpp).
+std::string mpi_problem(const fb_plugin_descriptor* d) {
+    if (!d->get_extension) return {};
+    const auto* ext = static_cast<const fb_ext_mpi_v1*>(d->get_extension(FB_EXT_MPI_V1));
+    if (!ext) return {};
+    if (ext->struct_size < FB_EXT_MPI_V1_SIZE || !ext->open_write || !ext->open_read ||
+        !bounded(ext->implementation))
+        return "its " FB_EXT_MPI_V1 " extension is incomplete (size, opens or implementation missing)";
+    const std::string host = host_mpi_implementation();
+    if (host.empty()) return {};
+    return mpi_mismatch(ext->implementation, host);
 }
 
 // Loads `file` in a child first, with `timeout_s`: a library whose
@@ -368,6 +384,7 @@ const plugin* registry::load_file(const fs::path& file) {
     const fb_plugin_descriptor* d = entry(FB_ABI_MAJOR, FB_ABI_MINOR);
     if (std::string why = descriptor_problem(d); !why.empty()) return problem(why);
     if (std::string why = deep_problem(d); !why.empty()) return problem(why);
+    if (std::string why = mpi_problem(d); !why.empty()) return problem(why);
     if (const plugin* first = find(d->id))
         return problem(fmt::format("duplicate plugin id '{}': already loaded from {}; this one is skipped",
                                    d->id, first->file().string()));

@@ -160,6 +160,10 @@ void case_runner::remove_previous() {
 
 std::unique_ptr<write_stream> case_runner::open_write() const {
     const auto& opts = spec_.format.options;
+    if (plan_.mpi_comm)
+        return plug_.open_write_mpi(plan_.write_path, spec_.dataset.type, plan_.mpi_comm,
+                                    plan_.shared ? plan_.write.offset : 0, count_,
+                                    plan_.shared ? plan_.total : count_, opts, write_layout_);
     if (plan_.shared)
         return plug_.open_write_part(plan_.write_path, spec_.dataset.type, plan_.write.offset, count_,
                                      plan_.total, opts, write_layout_);
@@ -168,6 +172,10 @@ std::unique_ptr<write_stream> case_runner::open_write() const {
 
 std::unique_ptr<read_stream> case_runner::open_read() const {
     const auto& opts = spec_.format.options;
+    if (plan_.mpi_comm)
+        return plug_.open_read_mpi(plan_.read_path, spec_.dataset.type, plan_.mpi_comm,
+                                   plan_.shared ? plan_.read.offset : 0, read_count_,
+                                   plan_.shared ? plan_.total : read_count_, opts, read_layout_);
     if (plan_.shared)
         return plug_.open_read_part(plan_.read_path, spec_.dataset.type, plan_.read.offset, read_count_,
                                     plan_.total, opts, read_layout_);

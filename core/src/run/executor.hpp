@@ -103,6 +103,10 @@ struct case_environment {
     bool keep_files = false;           // leave each case's data file in place
     std::uint64_t in_memory_bytes = 0; // see case_runner
     rank_place place;                  // this process among the MPI ranks (rank_plan.hpp)
+    // Under MPI, for plugins with formatbench.mpi/1 (communicator::mpi_comm):
+    // the MPI_Comm of every rank and of this rank alone; null without MPI.
+    const void* mpi_world = nullptr;
+    const void* mpi_self = nullptr;
     // Polled while a forked worker is busy; true stops it (the step is
     // then `skipped`, "interrupted").
     std::function<bool()> stop_requested = [] { return false; };

@@ -35,6 +35,16 @@ step_result local_case::guarded(Fn&& fn) {
 void local_case::set_up(case_setup& setup) {
     plugin_ = &env_.plugins->get(spec_.format.plugin);
     plan_ = plan_rank(spec_, env_.place, data_path(env_.directory, spec_, *plugin_));
+    if (plugin_->has_mpi()) {
+        // The run refused such a plugin without MPI (check_study_mpi); a
+        // forked worker is not an MPI process (rank_executor.cpp).
+        plan_.mpi_comm = plan_.shared ? env_.mpi_world : env_.mpi_self;
+        if (!plan_.mpi_comm)
+            throw usage_error(
+                fmt::format("plugin '{}' calls MPI itself ({}) and has no communicator here: run "
+                            "it under mpirun",
+                            plugin_->id(), FB_EXT_MPI_V1));
+    }
     source_ = make_data_source(spec_.dataset, *env_.plugins, env_.in_memory_bytes);
     runner_ = std::make_unique<case_runner>(spec_, *plugin_, *source_, plan_, env_.in_memory_bytes);
     runner_->listen(listener_);

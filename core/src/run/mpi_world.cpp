@@ -27,10 +27,12 @@ public:
         MPI_Comm_size(MPI_COMM_WORLD, &n);
         rank_ = static_cast<unsigned>(r);
         size_ = static_cast<unsigned>(n);
+        MPI_Comm_dup(MPI_COMM_WORLD, &plugins_);
     }
     ~mpi_communicator() override {
         int finalised = 0;
         MPI_Finalized(&finalised);
+        if (!finalised && plugins_ != MPI_COMM_NULL) MPI_Comm_free(&plugins_);
         if (owner_ && !finalised) MPI_Finalize();
     }
     unsigned rank() const override { return rank_; }
@@ -55,9 +57,14 @@ public:
         return out;
     }
 
+    const void* mpi_comm(bool whole) const override { return whole ? &plugins_ : &self_; }
+
 private:
     unsigned rank_ = 0, size_ = 1;
     bool owner_ = false;
+    // What formatbench.mpi/1 plugins open their files on (communicator.hpp).
+    MPI_Comm plugins_ = MPI_COMM_NULL;
+    MPI_Comm self_ = MPI_COMM_SELF;
 };
 
 } // namespace

@@ -82,8 +82,11 @@ public:
 
     step_result start(case_setup& setup) override {
         rank_place place = ex_.env_.place;
-        inner_ = ex_.isolation_ == isolation_mode::process ? open_phased_forked(spec_, ex_.env_)
-                                                           : open_phased_in_process(spec_, ex_.env_);
+        // A plugin that calls MPI runs in the rank itself: a forked worker
+        // is not an MPI process (docs/mpi.md, "Plugins that call MPI").
+        const plugin* p = ex_.env_.plugins ? ex_.env_.plugins->find(spec_.format.plugin) : nullptr;
+        const bool in_rank = ex_.isolation_ == isolation_mode::none || (p && p->has_mpi());
+        inner_ = in_rank ? open_phased_in_process(spec_, ex_.env_) : open_phased_forked(spec_, ex_.env_);
         step_result mine = inner_->start(setup);
         json j = {{"step", step_to_json(mine)},
                   {"stop", ex_.env_.stop_requested()},

@@ -1,12 +1,15 @@
 // The executor of an MPI run (docs/mpi.md). Every rank runs the same study
 // with the same schedule; each case's session on each rank drives a phased
-// session (a forked worker, or this process with isolation: none) one
-// phase at a time: a barrier before each phase, then every rank's report
-// gathered and combined (rank_aggregate.hpp), so that every rank records
-// the same figures and its runner takes the same decisions. A case that
-// fails, crashes or times out on one rank fails on all of them; a rank's
-// worker is bounded by the case's timeout, so no rank waits in a barrier
-// for a hung plugin. Only rank 0 reports (the caller's business).
+// session (a forked worker, or this process with isolation: none and for a
+// plugin that calls MPI itself, formatbench.mpi/1, since a forked worker is
+// not an MPI process) one phase at a time: a barrier before each phase,
+// then every rank's report gathered and combined (rank_aggregate.hpp), so
+// that every rank records the same figures and its runner takes the same
+// decisions. A case that fails, crashes or times out on one rank fails on
+// all of them; a rank's worker is bounded by the case's timeout, so no rank
+// waits in a barrier for a hung plugin (a plugin run in the rank has no
+// timeout, and its crash ends the job). Only rank 0 reports (the caller's
+// business).
 #pragma once
 
 #include "run/communicator.hpp"

@@ -40,6 +40,10 @@ struct rank_plan {
     // does: rank 0 alone removes a shared file).
     std::string remove_path;
     bool shared = false; // write and read through formatbench.part/1
+    // Set for a plugin with formatbench.mpi/1: the MPI_Comm its streams open
+    // on (every rank's for shared_file, this rank's alone for
+    // file_per_rank); its streams are then opened through that extension.
+    const void* mpi_comm = nullptr;
 };
 
 // The slice of rank `r` of `size` ranks for a data set of `count` values.

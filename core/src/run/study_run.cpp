@@ -123,6 +123,8 @@ run_outcome run_study(const study& s, const registry& reg, observer_list& observ
         run.context.ranks = world->size();
         run.context.hosts = where.hosts;
         env.place = {world->rank(), world->size()};
+        env.mpi_world = world->mpi_comm(true);
+        env.mpi_self = world->mpi_comm(false);
         // The ranks of one machine share its memory; every rank must plan
         // the same batches, so all take the smallest figure.
         if (!options.in_memory_bytes) env.in_memory_bytes /= where.ranks_on_host;

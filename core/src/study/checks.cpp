@@ -142,6 +142,24 @@ void check_study_plugins(const study& s, const registry& reg) {
                                       join(std::vector<std::string>(labels.begin(), labels.end()))));
 }
 
+void check_study_mpi(const study& s, const registry& reg, bool under_mpi, bool built_with_mpi) {
+    if (under_mpi) return;
+    for (const auto& c : s.cases) {
+        const plugin* p = reg.find(c.format.plugin);
+        if (!p || !p->has_mpi()) continue;
+        const std::string where = (c.format.origin.empty() ? std::string() : c.format.origin + ": ") +
+                                  fmt::format("format '{}': ", c.format.label);
+        throw usage_error(
+            where + fmt::format("plugin '{}' calls MPI itself ({}, built against {}) and runs only on the "
+                                "ranks of an MPI job: run the study under mpirun (mpirun -np N formatbench "
+                                "run ...){}",
+                                p->id(), FB_EXT_MPI_V1, p->mpi_implementation(),
+                                built_with_mpi ? ""
+                                               : ", with a formatbench built with MPI (this one was not: "
+                                                 "meson setup -Dmpi=enabled, with libopenmpi-dev)"));
+    }
+}
+
 std::vector<std::string> drop_missing_optional_formats(study& s, const registry& reg) {
     std::vector<std::string> notes;
     std::set<std::pair<std::string, std::string>> noted; // (origin, plugin): one note per study entry

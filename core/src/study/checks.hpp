@@ -16,6 +16,14 @@ namespace formatbench {
 
 void check_study_plugins(const study& s, const registry& reg);
 
+// Plugins that call MPI themselves (formatbench.mpi/1) run on the ranks of
+// an MPI job only: without one (`under_mpi` false: not started by mpirun,
+// or a build without MPI, `built_with_mpi` false) a study that uses one is
+// refused, naming the format and the plugin and saying to run it under
+// mpirun. `plan` does not ask: a study is planned on a login node before
+// the job is submitted.
+void check_study_mpi(const study& s, const registry& reg, bool under_mpi, bool built_with_mpi);
+
 // Removes the cases of formats marked `optional: true` whose plugin is not
 // installed, renumbering the rest, and returns one note per removed format
 // for the user; the baseline becomes the first of the study's choices that
