@@ -665,7 +665,7 @@ TEST(config_read, lone_carriage_returns_are_line_breaks) {
     const auto want = fb::load_study_text(lf, "<t>");
     ASSERT_EQ(want.cases.size(), 1u);
     EXPECT_EQ(want.cases[0].format.label, "m");
-    for (const std::string text :
+    for (const std::string& text :
          {std::string("name: x\rdatasets: [{count: 10}]\rformats:\r  - {label: m, plugin: memory}\r"),
           std::string("name: x\r\ndatasets: [{count: 10}]\r\nformats:\r\n  - {label: m, plugin: memory}\r\n"),
           std::string("name: x\ndatasets: [{count: 10}]\nformats:\n  - label: m\n    plugin: memory\r")}) {

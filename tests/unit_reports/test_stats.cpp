@@ -117,8 +117,16 @@ TEST(MannWhitney, IdenticalDistributionsAreNotSignificant) {
 }
 
 TEST(PhaseTimes, ExtractWallSeconds) {
+    const auto phase = [](double wall, double user, double sys) {
+        phase_sample p;
+        p.wall_s = wall;
+        p.user_s = user;
+        p.sys_s = sys;
+        return p;
+    };
     case_result r;
-    r.samples = {{{0.5, 0.4, 0.1}, {0.25, 0.2, 0.05}, -1}, {{0.6, 0, 0}, {0.3, 0, 0}, 0.5}};
+    r.samples = {{phase(0.5, 0.4, 0.1), phase(0.25, 0.2, 0.05), -1},
+                 {phase(0.6, 0, 0), phase(0.3, 0, 0), 0.5}};
     EXPECT_EQ(write_times(r), (std::vector<double>{0.5, 0.6}));
     EXPECT_EQ(read_times(r), (std::vector<double>{0.25, 0.3}));
 }

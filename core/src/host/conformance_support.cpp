@@ -49,9 +49,16 @@ std::vector<fb_option> to_c(const formatbench::option_list& options) {
 
 fb_open_args make_args(fb_dtype dtype, const std::string& path, std::uint64_t count,
                        const std::vector<fb_option>& options) {
-    // No metric sink: the checks do not collect a plugin's metrics.
-    return fb_open_args{sizeof(fb_open_args), dtype,          path.c_str(), count,
-                        options.data(),       options.size(), nullptr,      nullptr};
+    // No metric sink: the checks do not collect a plugin's metrics. No
+    // shape (ndim 0) and no open flags: a flat array, read as usual.
+    fb_open_args args{};
+    args.struct_size = sizeof(fb_open_args);
+    args.dtype = dtype;
+    args.path = path.c_str();
+    args.count = count;
+    args.options = options.data();
+    args.option_count = options.size();
+    return args;
 }
 
 c_result failure(fb_status st, const char* stage, const char* err) {
