@@ -28,7 +28,8 @@ transfer's size, as IOR), printed as "1MiB str":
   -a POSIX -F           raw, layout: file_per_rank
   -a POSIX              raw, layout: shared_file
   -a MPIIO              mpiio transfer: independent, layout: shared_file
-  -a MPIIO -c           mpiio transfer: collective, layout: shared_file
+  -a MPIIO -c           mpiio transfer: collective, piece_size: TRANSFER
+                        (one _all call per transfer, as IOR), layout: shared_file
   -a HDF5 [-c]          (no formatbench plugin with the MPI-IO driver yet)
   -a NCMPI              (no formatbench PnetCDF plugin yet)
 
@@ -68,8 +69,8 @@ PAIRS = [
     ("posix shared", ["-a", "POSIX"], "raw", "shared_file", "raw"),
     ("mpiio independent", ["-a", "MPIIO"], "{plugin: mpiio, options: {transfer: independent}}", "shared_file",
      "mpiio"),
-    ("mpiio collective", ["-a", "MPIIO", "-c"], "{plugin: mpiio, options: {transfer: collective}}",
-     "shared_file", "mpiio"),
+    ("mpiio collective", ["-a", "MPIIO", "-c"],
+     "{plugin: mpiio, options: {transfer: collective, piece_size: TRANSFER}}", "shared_file", "mpiio"),
     ("hdf5 independent", ["-a", "HDF5"], None, "shared_file", None),
     ("hdf5 collective", ["-a", "HDF5", "-c"], None, "shared_file", None),
     ("ncmpi", ["-a", "NCMPI"], None, "shared_file", None),
@@ -139,7 +140,8 @@ def run_formatbench(n, fb, plugins, fmt, layout, block, transfer, iterations, fo
     os.makedirs(folder)
     study = os.path.join(folder, "study.yaml")
     chunk = "whole" if transfer == block else str(transfer)
-    open(study, "w").write(STUDY.format(count=block // 8, format=fmt, chunk=chunk, repeat=iterations,
+    open(study, "w").write(STUDY.format(count=block // 8, format=fmt.replace("TRANSFER", str(transfer)), chunk=chunk,
+                                        repeat=iterations,
                                         layout=layout))
     out = os.path.join(folder, "r.json")
     # streamed: a memory limit below the block, so the host writes and reads
