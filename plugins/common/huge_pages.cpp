@@ -2,7 +2,9 @@
 #include "huge_pages.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <mutex>
 #include <utility>
@@ -12,10 +14,24 @@ namespace formatbench::detail {
 
 namespace {
 
-// Freed mappings kept for the next stream, in bytes at most: for f64, the
-// ascii writer's four large buffers (14 MiB) and its buffered reader's two
-// (8 MiB); lz4's file buffer and input block (4 MiB each with 4 MiB blocks).
-constexpr std::size_t kept_max = std::size_t{32} << 20;
+// Freed mappings kept for the next stream, in bytes at most: 1/32 of the
+// physical memory, and never less than 32 MiB (for f64, the ascii writer's
+// four large buffers, 14 MiB, and its buffered reader's two, 8 MiB; lz4's
+// file buffer and input block, 4 MiB each with 4 MiB blocks). Data sets
+// whose buffers pass a fixed cap got fresh memory at every stream, so the
+// kernel zeroing it was timed in every repetition (zfp at 10^7 doubles:
+// 0.76-0.89x its bare calls, plugins/zfp/README.md); a cap that grows with
+// the machine keeps a stream's buffers for the next repetition, as the
+// methodology promises (docs/methodology.md, "Memory").
+std::size_t kept_max() noexcept {
+    static const std::size_t max = [] {
+        const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+        const std::size_t floor = std::size_t{32} << 20;
+        if (pages <= 0 || page <= 0) return floor;
+        return std::max(floor, static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 32);
+    }();
+    return max;
+}
 
 class mapping_pool {
 public:
@@ -40,7 +56,7 @@ public:
     void give(char* p, std::size_t bytes) noexcept {
         {
             std::lock_guard<std::mutex> lock(mutex_);
-            if (kept_bytes_ + bytes <= kept_max && kept_.size() < kept_.capacity()) {
+            if (kept_bytes_ + bytes <= kept_max() && kept_.size() < kept_.capacity()) {
                 kept_.emplace_back(p, bytes);
                 kept_bytes_ += bytes;
                 return;

@@ -5,7 +5,8 @@
 // which the kernel zeroes page by page at first touch, inside the timed
 // open-to-close of every repetition (bench/compress-notes.md has the perf
 // figures). Each plugin library has its own pool (this code is linked into
-// each), which keeps at most 32 MiB until the library is unloaded.
+// each), which keeps at most 1/32 of the physical memory (at least 32 MiB)
+// until the library is unloaded.
 #pragma once
 
 #include <cstddef>
@@ -25,7 +26,7 @@ char* map_huge_aligned(std::size_t bytes, int extra_flags) noexcept;
 // marked MADV_HUGEPAGE; nullptr if the system refuses.
 char* take_mapping(std::size_t bytes) noexcept;
 // Gives back a mapping of take_mapping: kept for the next stream while the
-// pool holds less than 32 MiB, unmapped otherwise.
+// pool stays within its cap (above), unmapped otherwise.
 void give_mapping(char* p, std::size_t bytes) noexcept;
 
 } // namespace formatbench::detail
