@@ -6,6 +6,8 @@
 // row-major formula for boxes, written out by hand, not sdk::for_each_run).
 #pragma once
 
+#include "plugin_test.hpp"
+
 #include "base/error.hpp"
 #include "host/registry.hpp"
 
@@ -43,16 +45,7 @@ inline std::vector<double> values(std::uint64_t n) {
     return v;
 }
 
-// The status of a call that may throw formatbench::plugin_error, and its message.
-inline int status_of(const std::function<void()>& fn, std::string* message = nullptr) {
-    try {
-        fn();
-    } catch (const formatbench::plugin_error& e) {
-        if (message) *message = e.what();
-        return e.status();
-    }
-    return FB_OK;
-}
+using plugin_test::status_of;
 
 // Memory aligned to 4096 bytes (what the host gives a direct read), filled
 // with 0xA5 so that bytes a call must not touch can be checked.
