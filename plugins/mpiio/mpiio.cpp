@@ -9,10 +9,9 @@
 // the host's calls need not (a slice one element longer under `scaling:
 // strong`, the host's chunking): a collective stream cuts its part into
 // pieces of `piece_size` bytes and makes one _all call per piece, whatever
-// the host's chunks (a chunk that covers whole pieces goes straight from
-// the caller's buffer; the rest is staged), and the ranks agree at open on
-// the largest number of pieces: at close a rank with fewer makes up the
-// difference with calls of count 0. Its open and close are collective; a
+// the host's chunks, and at close a rank with fewer pieces than the most
+// any rank has makes up the difference with calls of count 0
+// (plugins/common/collective_pieces.hpp). Its open and close are collective; a
 // failing open on any rank fails it on all (one MPI_Allreduce after
 // MPI_File_open), so no rank is left waiting in a collective call.
 //
@@ -29,6 +28,8 @@
 // with FB_E_UNSUPPORTED otherwise: this plugin never initialises MPI.
 #define OMPI_SKIP_MPICXX 1 // the C API only
 #include <mpi.h>
+
+#include "common/collective_pieces.hpp"
 
 #include <formatbench/plugin.hpp>
 #include <formatbench/plugin_mpi.h>
@@ -142,7 +143,9 @@ protected:
     stream(const sdk::open_request& r, bool writing)
         : path_(r.path), size_(r.element_size()),
           collective_(r.options.get_string("transfer") == "collective"),
-          piece_(r.options.get_size("piece_size")), metrics_(r.metrics()) {
+          pieces_(r.count == FB_COUNT_UNKNOWN ? 0 : byte_count(r.count, size_, path_),
+                  r.options.get_size("piece_size"), 1),
+          metrics_(r.metrics()) {
         int initialised = 0, finalised = 0;
         MPI_Initialized(&initialised);
         MPI_Finalized(&finalised);
@@ -206,7 +209,8 @@ protected:
             }
         }
         // Every rank learns whether any failed and the most pieces any has.
-        long long agreed[2] = {problem.empty() ? 0 : 1, collective_ ? static_cast<long long>(pieces()) : 0};
+        long long agreed[2] = {problem.empty() ? 0 : 1,
+                               collective_ ? static_cast<long long>(pieces_.count()) : 0};
         MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_LONG_LONG, MPI_MAX, comm_);
         if (agreed[0] != 0) {
             if (fh_ != MPI_FILE_NULL) MPI_File_close(&fh_);
@@ -223,25 +227,22 @@ protected:
     // was not called (the adapter always calls it) without reporting.
     ~stream() = default;
 
-    // Pieces of this rank's part: ceil(bytes / piece_size).
-    std::uint64_t pieces() const noexcept { return (bytes_ + piece_ - 1) / piece_; }
-    // Bytes of piece k of the part (0 past its end).
-    std::uint64_t piece_bytes(std::uint64_t k) const noexcept {
-        const std::uint64_t at = k * piece_;
-        return at >= bytes_ ? 0 : std::min(piece_, bytes_ - at);
-    }
+    // Bytes of the part not yet written or read.
+    std::uint64_t left() const noexcept { return collective_ ? pieces_.left() : bytes_ - done_; }
 
     // The missing collective calls (count 0), then MPI_File_close; the first
     // error after all of them, so that every rank ends every call.
     template <class Pad>
-    void finish_with(Pad pad) {
+    void finish_with(Pad pad, std::string problem = {}) {
         if (fh_ == MPI_FILE_NULL) return;
-        std::string problem;
-        std::uint64_t padded = 0;
-        for (; calls_made_ < calls_total_; ++calls_made_, ++padded)
-            if (int rc = pad(); rc != MPI_SUCCESS && problem.empty())
-                problem = mpi_error(FB_E_IO, "collective call of count 0 on", path_, rc).what();
-        if (collective_) metrics_("padding_calls", static_cast<double>(padded));
+        if (collective_) {
+            const std::uint64_t padded = pieces_.pad_to(calls_total_, problem, [&]() -> std::string {
+                if (int rc = pad(); rc != MPI_SUCCESS)
+                    return mpi_error(FB_E_IO, "collective call of count 0 on", path_, rc).what();
+                return {};
+            });
+            metrics_("padding_calls", static_cast<double>(padded));
+        }
         if (int rc = MPI_File_close(&fh_); rc != MPI_SUCCESS && problem.empty())
             problem = mpi_error(FB_E_IO, "cannot close", path_, rc).what();
         fh_ = MPI_FILE_NULL;
@@ -251,15 +252,14 @@ protected:
     std::string path_;
     std::size_t size_;
     bool collective_;
-    std::uint64_t piece_;
+    formatbench::plugin_common::collective_pieces pieces_; // of the part, in bytes
     sdk::metric_reporter metrics_;
     MPI_Comm comm_ = MPI_COMM_SELF;
     MPI_File fh_ = MPI_FILE_NULL;
-    std::uint64_t base_ = 0;  // the part's first byte in the file
-    std::uint64_t bytes_ = 0; // the part's bytes
-    std::uint64_t done_ = 0;  // bytes written or read so far
-    std::uint64_t calls_made_ = 0, calls_total_ = 0;
-    std::vector<unsigned char> stage_; // a piece the caller's buffer does not hold whole
+    std::uint64_t base_ = 0;        // the part's first byte in the file
+    std::uint64_t bytes_ = 0;       // the part's bytes
+    std::uint64_t done_ = 0;        // independent: bytes written or read so far
+    std::uint64_t calls_total_ = 0; // collective calls every rank makes
 };
 
 struct mpiio_format {
@@ -312,56 +312,37 @@ struct mpiio_format {
             if (fh_ == MPI_FILE_NULL) throw error(FB_E_STATE, "mpiio: write to '" + path_ + "' after close");
             const auto* p = static_cast<const unsigned char*>(data);
             std::uint64_t bytes = byte_count(count, size_, path_);
-            if (bytes > bytes_ - done_ - staged_) // (done_ counts the pieces written, not those staged)
+            if (bytes > left())
                 throw error(FB_E_STATE, "mpiio: write to '" + path_ + "' past the " + std::to_string(bytes_) +
                                             " bytes of its part");
-            if (!collective_) {
-                while (bytes > 0) {
-                    const std::uint64_t n = std::min(bytes, max_call_bytes);
-                    MPI_Status st;
-                    if (int rc = MPI_File_write_at(fh_, static_cast<MPI_Offset>(base_ + done_), p,
-                                                   static_cast<int>(n), MPI_BYTE, &st);
-                        rc != MPI_SUCCESS)
-                        throw mpi_error(FB_E_IO, "MPI_File_write_at to", path_, rc);
-                    p += n;
-                    bytes -= n;
-                    done_ += n;
-                }
+            if (collective_) {
+                pieces_.write(p, bytes,
+                              [&](std::uint64_t, std::uint64_t at, const unsigned char* q, std::uint64_t n) {
+                                  put(at, q, n);
+                              });
                 return;
             }
             while (bytes > 0) {
-                const std::uint64_t want = piece_bytes(calls_made_);
-                if (staged_ == 0 && bytes >= want) { // a whole piece, from the caller's buffer
-                    put(p, want);
-                    p += want;
-                    bytes -= want;
-                    continue;
-                }
-                if (stage_.size() < want) stage_.resize(want);
-                const std::uint64_t n = std::min(bytes, want - staged_);
-                std::memcpy(stage_.data() + staged_, p, n);
-                staged_ += n;
+                const std::uint64_t n = std::min(bytes, max_call_bytes);
+                MPI_Status st;
+                if (int rc = MPI_File_write_at(fh_, static_cast<MPI_Offset>(base_ + done_), p,
+                                               static_cast<int>(n), MPI_BYTE, &st);
+                    rc != MPI_SUCCESS)
+                    throw mpi_error(FB_E_IO, "MPI_File_write_at to", path_, rc);
                 p += n;
                 bytes -= n;
-                if (staged_ == want) {
-                    staged_ = 0;
-                    put(stage_.data(), want);
-                }
+                done_ += n;
             }
         }
 
         void close() { finish(); }
 
     private:
-        // Piece calls_made_ as one MPI_File_write_at_all; counted also when
-        // it fails, so that close makes up the right number of calls.
-        void put(const unsigned char* p, std::uint64_t n) {
-            const std::uint64_t at = base_ + calls_made_ * piece_;
-            ++calls_made_;
-            done_ += n;
+        // n bytes at byte `at` of the part as one MPI_File_write_at_all.
+        void put(std::uint64_t at, const unsigned char* p, std::uint64_t n) {
             MPI_Status st;
-            if (int rc = MPI_File_write_at_all(fh_, static_cast<MPI_Offset>(at), p, static_cast<int>(n),
-                                               MPI_BYTE, &st);
+            if (int rc = MPI_File_write_at_all(fh_, static_cast<MPI_Offset>(base_ + at), p,
+                                               static_cast<int>(n), MPI_BYTE, &st);
                 rc != MPI_SUCCESS)
                 throw mpi_error(FB_E_IO, "MPI_File_write_at_all to", path_, rc);
         }
@@ -369,23 +350,22 @@ struct mpiio_format {
         void finish() {
             if (fh_ == MPI_FILE_NULL) return;
             std::string problem;
-            if (collective_ && staged_ > 0) { // the part's last piece, shorter than the rest
+            if (collective_) { // the part's last piece, shorter than the rest
                 try {
-                    const std::uint64_t n = std::exchange(staged_, 0);
-                    put(stage_.data(), n);
+                    pieces_.flush([&](std::uint64_t, std::uint64_t at, const unsigned char* q,
+                                      std::uint64_t n) { put(at, q, n); });
                 } catch (const error& e) {
                     problem = e.what();
                 }
             }
             static const unsigned char none = 0;
-            finish_with([&] {
-                MPI_Status st;
-                return MPI_File_write_at_all(fh_, 0, &none, 0, MPI_BYTE, &st);
-            });
-            if (!problem.empty()) throw error(FB_E_IO, problem);
+            finish_with(
+                [&] {
+                    MPI_Status st;
+                    return MPI_File_write_at_all(fh_, 0, &none, 0, MPI_BYTE, &st);
+                },
+                problem);
         }
-
-        std::uint64_t staged_ = 0; // bytes of the next piece in stage_
     };
 
     class reader : public stream {
@@ -402,55 +382,33 @@ struct mpiio_format {
             if (fh_ == MPI_FILE_NULL) throw error(FB_E_STATE, "mpiio: read from '" + path_ + "' after close");
             auto* p = static_cast<unsigned char*>(data);
             std::uint64_t bytes = byte_count(count, size_, path_);
-            if (bytes > bytes_ - done_)
+            if (bytes > left())
                 throw error(FB_E_TRUNCATED, "mpiio: read from '" + path_ + "' past the " +
                                                 std::to_string(bytes_) + " bytes of its part");
-            done_ += bytes;
-            if (!collective_) {
-                std::uint64_t at = base_ + done_ - bytes;
-                while (bytes > 0) {
-                    const std::uint64_t n = std::min(bytes, max_call_bytes);
-                    get(p, at, n, false);
-                    p += n;
-                    at += n;
-                    bytes -= n;
-                }
+            if (collective_) {
+                pieces_.read(p, bytes,
+                             [&](std::uint64_t, std::uint64_t at, unsigned char* q, std::uint64_t n) {
+                                 get(q, base_ + at, n, true);
+                             });
                 return;
             }
             while (bytes > 0) {
-                if (avail_ > 0) { // the rest of a staged piece
-                    const std::uint64_t n = std::min(bytes, avail_);
-                    std::memcpy(p, stage_.data() + used_, n);
-                    used_ += n;
-                    avail_ -= n;
-                    p += n;
-                    bytes -= n;
-                    continue;
-                }
-                const std::uint64_t want = piece_bytes(calls_made_);
-                const std::uint64_t at = base_ + calls_made_ * piece_;
-                if (bytes >= want) { // a whole piece, into the caller's buffer
-                    get(p, at, want, true);
-                    p += want;
-                    bytes -= want;
-                    continue;
-                }
-                if (stage_.size() < want) stage_.resize(want);
-                get(stage_.data(), at, want, true);
-                used_ = 0;
-                avail_ = want;
+                const std::uint64_t n = std::min(bytes, max_call_bytes);
+                get(p, base_ + done_, n, false);
+                p += n;
+                done_ += n;
+                bytes -= n;
             }
         }
 
         void close() { finish(); }
 
     private:
-        // n bytes at byte `at`, independent or as collective call calls_made_.
+        // n bytes at byte `at`, independent or as a collective call.
         void get(unsigned char* p, std::uint64_t at, std::uint64_t n, bool collective) {
             MPI_Status st;
             int rc;
             if (collective) {
-                ++calls_made_;
                 rc = MPI_File_read_at_all(fh_, static_cast<MPI_Offset>(at), p, static_cast<int>(n), MPI_BYTE,
                                           &st);
             } else {
@@ -474,8 +432,6 @@ struct mpiio_format {
                 return MPI_File_read_at_all(fh_, 0, &none, 0, MPI_BYTE, &st);
             });
         }
-
-        std::uint64_t used_ = 0, avail_ = 0; // of the staged piece: bytes handed out, bytes left
     };
 };
 
