@@ -106,7 +106,7 @@ void fail(fb_status status, const std::string& what, const std::string& path, co
     stack_report r = take_report();
     if (r.truncated) status = FB_E_TRUNCATED;
     if (r.os_errno != 0) status = FB_E_IO;
-    std::string message = "hdf5: " + what + " '" + path + "'";
+    std::string message = FB_HDF5_PLUGIN_ID ": " + what + " '" + path + "'";
     if (!r.text.empty()) message += ": " + r.text;
     if (r.os_errno == ENOSPC || r.os_errno == EDQUOT)
         message += " (free space there or choose another directory)";

@@ -18,6 +18,12 @@
 #include <utility>
 #include <vector>
 
+// The plugin whose messages these helpers write: hdf5, or hdf5_mpio,
+// which compiles them again against the parallel HDF5.
+#ifndef FB_HDF5_PLUGIN_ID
+#define FB_HDF5_PLUGIN_ID "hdf5"
+#endif
+
 namespace formatbench::hdf5 {
 
 namespace sdk = formatbench::sdk;

@@ -55,13 +55,19 @@ expect_status 0 "$FB" --plugin-path "$dir" describe abi_c_1_3 --json
 
 # Plugins of every minor with a 1.0 host's open arguments (40 bytes, no
 # metric sink, an unreadable page right after them): C and C++ (plugin.hpp)
-# alike, every in-tree plugin and the test plugins that conform. Not mpiio:
-# it opens streams only on an MPI communicator (formatbench.mpi/1), which
-# no host of 1.0 or 1.1 hands out, and outside MPI its own opens refuse
-# (tests/mpi/test_mpiio.sh checks both).
+# alike, every in-tree plugin and the test plugins that conform. Not those
+# that call MPI (formatbench.mpi/1, as `describe` lists it: mpiio,
+# hdf5_mpio, ...): they open streams only on an MPI communicator, which no
+# host of 1.0 or 1.1 hands out, and outside MPI their own opens refuse
+# (tests/mpi checks both).
 tp=${FB_TEST_PLUGINS:?}
 in_tree=()
-for f in "${FB_PLUGIN_DIR:?}"/libfb_*.so; do [ "$(basename "$f")" = libfb_mpiio.so ] || in_tree+=("$f"); done
+for f in "${FB_PLUGIN_DIR:?}"/libfb_*.so; do
+  id=$(basename "$f" .so) && id=${id#libfb_}
+  "$FB" describe "$id" --json > "$work/describe.json" 2>/dev/null || fail "describe $id"
+  grep -q '"formatbench.mpi/1"' "$work/describe.json" || in_tree+=("$f")
+done
+[ "${#in_tree[@]}" -ge 10 ] || fail "only ${#in_tree[@]} in-tree plugins without MPI"
 expect_status 0 "${FB_OLD_HOST:?}" "$dir"/libabi_c_1[0-3].so "$dir/libabi_cpp_12.so" "${in_tree[@]}" \
   "$tp/libfb_c_plugin.so" "$tp/libfb_read_at.so" "$tp/libfb_wrong_block.so"
 expect_in "$work/out" "abi_c_1_1 (ABI 1.1): ok with 1.0 arguments"
