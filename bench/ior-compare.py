@@ -4,6 +4,7 @@
   bench/ior-compare.py [BUILD_DIR] (--ior-src TARBALL | --ior BINARY)
                        [--ior-build DIR] [--ranks 1,2] [--block 16MiB]
                        [--iterations 7] [--rounds 3] [--work DIR]
+                       [--pairs posix,mpiio,hdf5,ncmpi]
 
 IOR (https://github.com/hpc/ior, GPL-2.0) is the reference of parallel I/O
 benchmarks. With --ior-src the IOR source tarball is unpacked into
@@ -30,8 +31,13 @@ transfer's size, as IOR), printed as "1MiB str":
   -a MPIIO              mpiio transfer: independent, layout: shared_file
   -a MPIIO -c           mpiio transfer: collective, piece_size: TRANSFER
                         (one _all call per transfer, as IOR), layout: shared_file
-  -a HDF5 [-c]          (no formatbench plugin with the MPI-IO driver yet)
-  -a NCMPI              (no formatbench PnetCDF plugin yet)
+  -a HDF5 --hdf5.noFill hdf5_mpio transfer: independent, layout: shared_file
+                        (fill time never: both write each element once)
+  -a HDF5 -c ...        hdf5_mpio transfer: collective, piece_size: TRANSFER
+  -a NCMPI [-c]         pnetcdf transfer: independent [collective,
+                        piece_size: TRANSFER], format 64bit_data (CDF-5, as
+                        IOR); IOR's variable is 3-D bytes with a record
+                        dimension, formatbench's 1-D float64
 
 A pair whose side is missing (IOR built without the backend, formatbench
 without the plugin) is printed as not measured, with the reason.
@@ -71,9 +77,15 @@ PAIRS = [
      "mpiio"),
     ("mpiio collective", ["-a", "MPIIO", "-c"],
      "{plugin: mpiio, options: {transfer: collective, piece_size: TRANSFER}}", "shared_file", "mpiio"),
-    ("hdf5 independent", ["-a", "HDF5"], None, "shared_file", None),
-    ("hdf5 collective", ["-a", "HDF5", "-c"], None, "shared_file", None),
-    ("ncmpi", ["-a", "NCMPI"], None, "shared_file", None),
+    ("hdf5 independent", ["-a", "HDF5", "--hdf5.noFill"], "{plugin: hdf5_mpio, options: {transfer: independent}}",
+     "shared_file", "hdf5_mpio"),
+    ("hdf5 collective", ["-a", "HDF5", "-c", "--hdf5.noFill"],
+     "{plugin: hdf5_mpio, options: {transfer: collective, piece_size: TRANSFER}}", "shared_file", "hdf5_mpio"),
+    ("ncmpi independent", ["-a", "NCMPI"],
+     "{plugin: pnetcdf, options: {transfer: independent, format: 64bit_data}}", "shared_file", "pnetcdf"),
+    ("ncmpi collective", ["-a", "NCMPI", "-c"],
+     "{plugin: pnetcdf, options: {transfer: collective, format: 64bit_data, piece_size: TRANSFER}}",
+     "shared_file", "pnetcdf"),
 ]
 
 
@@ -91,6 +103,10 @@ def pkg_config(name):
     return subprocess.run(["pkg-config", "--exists", name]).returncode == 0
 
 
+def pkg_config_flags(name, what):
+    return subprocess.run(["pkg-config", what, name], capture_output=True, text=True, check=True).stdout.split()
+
+
 def build_ior(tarball, folder):
     """IOR's binary, built in folder from the tarball once."""
     os.makedirs(folder, exist_ok=True)
@@ -102,10 +118,16 @@ def build_ior(tarball, folder):
     src = next(os.path.join(folder, e) for e in sorted(os.listdir(folder))
                if os.path.isfile(os.path.join(folder, e, "configure.ac")))
     configure = ["./configure"]
-    if pkg_config("hdf5-openmpi"):
-        configure.append("--with-hdf5")
-    if pkg_config("pnetcdf"):
-        configure.append("--with-ncmpi")
+    # Debian's parallel HDF5 and PnetCDF live outside the default paths:
+    # their pkg-config flags go to configure's compile and link checks.
+    cflags, ldflags = [], []
+    for name, flag in (("hdf5-openmpi", "--with-hdf5"), ("pnetcdf", "--with-ncmpi")):
+        if pkg_config(name):
+            configure.append(flag)
+            cflags += pkg_config_flags(name, "--cflags")
+            ldflags += pkg_config_flags(name, "--libs-only-L")
+    if cflags:
+        configure += ["CPPFLAGS=" + " ".join(cflags), "LDFLAGS=" + " ".join(ldflags)]
     log = os.path.join(folder, "build.log")
     with open(log, "w") as out:
         for step in (["./bootstrap"], configure, ["make", f"-j{os.cpu_count() or 1}"]):
@@ -170,6 +192,8 @@ def main():
     ap.add_argument("--iterations", type=int, default=7)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--work", default=None, help="folder for the files (default: a new one under /var/tmp)")
+    ap.add_argument("--pairs", default="posix,mpiio,hdf5,ncmpi",
+                    help="the pairs to run, by the first word of their name (comma-separated)")
     a = ap.parse_args()
     if os.geteuid() == 0:
         os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
@@ -201,7 +225,7 @@ def main():
     for n in (int(x) for x in a.ranks.split(",")):
         print(f"\nN = {n}")
         print(f"  {'pair':22} {'transfer':>9} {'phase':6} {'formatbench':>11} {'IOR':>8} {'ratio':>6}  per round")
-        for pair in PAIRS:
+        for pair in (p for p in PAIRS if p[0].split()[0] in a.pairs.split(",")):
             name, args, fmt, layout, _ = pair
             why = missing(pair)
             if why:
