@@ -33,6 +33,8 @@ packages=(
   netcdf-bin python3-netcdf4 # tests: netcdf plugin interop with ncdump and netCDF4-python
   libopenmpi-dev openmpi-bin # MPI scale-out (mpirun -np N formatbench run); tests/mpi runs mpirun -np 2
   libhdf5-openmpi-dev     # the hdf5_mpio plugin (parallel HDF5, MPI-IO driver); beside libhdf5-dev, each plugin links its own
+  libpnetcdf-dev          # the pnetcdf plugin (PnetCDF 1.12, built against Debian's Open MPI); its test
+                          # reads the files with netcdf-bin and python3-netcdf4 (above)
   cmake                   # tests: not in a fresh Debian 12; the plugin guide's and new-plugin's CMake builds
   fio                     # benchmarks: bench/access-speed.py reads the same file with fio beside formatbench
   autoconf automake       # benchmarks: bench/ior-compare.py builds IOR from its source tarball
