@@ -30,6 +30,7 @@
 #include <mpi.h>
 
 #include "common/collective_pieces.hpp"
+#include "common/mpi_hints.hpp"
 
 #include <formatbench/plugin.hpp>
 #include <formatbench/plugin_mpi.h>
@@ -43,6 +44,7 @@
 namespace {
 
 namespace sdk = formatbench::sdk;
+using formatbench::plugin_common::info_handle;
 using sdk::error;
 
 // The most bytes one MPI call moves: its count is an int.
@@ -67,69 +69,17 @@ std::uint64_t byte_count(std::uint64_t count, std::size_t size, const std::strin
     return count * size;
 }
 
-// The hints the study set, as MPI_Info keys and values; an option left at
-// its default ("0", "default") is not passed.
-std::vector<std::pair<std::string, std::string>> hints_of(const sdk::options& o) {
-    std::vector<std::pair<std::string, std::string>> out;
-    if (std::int64_t n = o.get_int("cb_nodes"); n > 0) out.emplace_back("cb_nodes", std::to_string(n));
-    if (std::uint64_t n = o.get_size("cb_buffer_size"); n > 0)
-        out.emplace_back("cb_buffer_size", std::to_string(n));
-    for (const char* name : {"romio_cb_write", "romio_cb_read"})
-        if (const std::string& v = o.get_string(name); v != "default") out.emplace_back(name, v);
-    if (std::int64_t n = o.get_int("striping_factor"); n > 0)
-        out.emplace_back("striping_factor", std::to_string(n));
-    if (std::uint64_t n = o.get_size("striping_unit"); n > 0)
-        out.emplace_back("striping_unit", std::to_string(n));
-    return out;
-}
-
-// Owns an MPI_Info.
-class info_handle {
-public:
-    info_handle() = default;
-    explicit info_handle(const std::vector<std::pair<std::string, std::string>>& hints) {
-        if (hints.empty()) return;
-        MPI_Info_create(&info_);
-        for (const auto& [key, value] : hints)
-            MPI_Info_set(info_, key.c_str(), value.c_str());
-    }
-    info_handle(const info_handle&) = delete;
-    info_handle& operator=(const info_handle&) = delete;
-    ~info_handle() {
-        if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
-    }
-    MPI_Info get() const noexcept { return info_; }
-    MPI_Info* out() noexcept { return &info_; }
-
-private:
-    MPI_Info info_ = MPI_INFO_NULL;
-};
-
-// What the library did with the hints given: "" when it lists every one
-// with the value given, else why the first one it did not take fails.
-std::string hint_problem(MPI_File fh, const std::vector<std::pair<std::string, std::string>>& hints,
+// What the library did with the hints given: "" when MPI_File_get_info
+// lists every one with the value given, else why the first one it did not
+// take fails.
+std::string hint_problem(MPI_File fh, const formatbench::plugin_common::mpi_hints& hints,
                          const std::string& path) {
     if (hints.empty()) return {};
     info_handle got;
     if (int rc = MPI_File_get_info(fh, got.out()); rc != MPI_SUCCESS)
         return "mpiio: MPI_File_get_info on '" + path + "': " + mpi_message(rc);
-    for (const auto& [key, value] : hints) {
-        char text[MPI_MAX_INFO_VAL + 1] = "";
-        int flag = 0;
-        MPI_Info_get(got.get(), key.c_str(), MPI_MAX_INFO_VAL, text, &flag);
-        if (!flag)
-            return "mpiio: hint '" + key + "' (" + value + ") was ignored by " FB_MPI_IMPLEMENTATION " on '" +
-                   path +
-                   "': MPI_File_get_info after MPI_File_open does not list it; remove the option (this "
-                   "MPI-IO "
-                   "or file system does not take it)";
-        if (value != text)
-            return "mpiio: hint '" + key + "' (" + value + ") was changed to '" + text +
-                   "' by " FB_MPI_IMPLEMENTATION " on '" + path +
-                   "' (MPI_File_get_info after MPI_File_open); set it to a value the library keeps, or "
-                   "remove it";
-    }
-    return {};
+    return formatbench::plugin_common::mpi_hint_problem(got.get(), hints, "mpiio", path,
+                                                        "MPI_File_get_info after MPI_File_open");
 }
 
 // What a writer and a reader share: the open file, the part and the
@@ -166,7 +116,7 @@ protected:
         int ranks = 1;
         MPI_Comm_size(comm_, &ranks);
 
-        const auto hints = hints_of(r.options);
+        const auto hints = formatbench::plugin_common::mpi_hints_of(r.options);
         info_handle info(hints);
         std::string problem;
         fb_status status = FB_OK;
@@ -264,24 +214,12 @@ protected:
 
 struct mpiio_format {
     static constexpr const char* transfers[] = {"independent", "collective", nullptr};
-    static constexpr const char* switches[] = {"default", "automatic", "enable", "disable", nullptr};
     static constexpr fb_option_decl options[] = {
         sdk::option_choice("transfer", "independent", transfers,
                            "MPI_File_write_at/read_at (independent) or their _all forms (collective)"),
         sdk::option_size("piece_size", "16MiB", 1, double(max_call_bytes),
                          "collective: bytes per _all call; every rank makes as many (count 0 past its part)"),
-        sdk::option_int("cb_nodes", "0", 0, 1e6,
-                        "hint cb_nodes: collective-buffering aggregators; 0 = not set"),
-        sdk::option_size("cb_buffer_size", "0", 0, double(max_call_bytes),
-                         "hint cb_buffer_size: bytes of each aggregator's buffer; 0 = not set"),
-        sdk::option_choice("romio_cb_write", "default", switches,
-                           "hint romio_cb_write: collective buffering of writes; default = not set"),
-        sdk::option_choice("romio_cb_read", "default", switches,
-                           "hint romio_cb_read: collective buffering of reads; default = not set"),
-        sdk::option_int("striping_factor", "0", 0, 1e6,
-                        "hint striping_factor: stripes (OSTs) of a new file; 0 = not set"),
-        sdk::option_size("striping_unit", "0", 0, double(max_call_bytes),
-                         "hint striping_unit: bytes per stripe of a new file; 0 = not set"),
+        FB_MPI_HINT_OPTIONS(max_call_bytes),
     };
 
     static constexpr bool parts = true;

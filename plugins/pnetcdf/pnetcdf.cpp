@@ -55,6 +55,7 @@
 
 #include "../netcdf/classic_header.hpp"
 #include "common/collective_pieces.hpp"
+#include "common/mpi_hints.hpp"
 
 #include <formatbench/plugin.hpp>
 #include <formatbench/plugin_mpi.h>
@@ -76,6 +77,8 @@ namespace {
 
 namespace sdk = formatbench::sdk;
 using formatbench::plugin_common::collective_pieces;
+using formatbench::plugin_common::info_handle;
+using formatbench::plugin_common::mpi_hints;
 using sdk::error;
 
 // The most bytes one PnetCDF call moves (its requests are MPI-IO calls
@@ -255,68 +258,17 @@ int get_vara(int ncid, int varid, nc_type type, std::uint64_t at, std::uint64_t 
 
 // ---- Hints ------------------------------------------------------------------------
 
-// The hints the study set, as MPI_Info keys and values; an option left at
-// its default ("0", "default") is not passed.
-std::vector<std::pair<std::string, std::string>> hints_of(const sdk::options& o) {
-    std::vector<std::pair<std::string, std::string>> out;
-    if (std::int64_t n = o.get_int("cb_nodes"); n > 0) out.emplace_back("cb_nodes", std::to_string(n));
-    if (std::uint64_t n = o.get_size("cb_buffer_size"); n > 0)
-        out.emplace_back("cb_buffer_size", std::to_string(n));
-    for (const char* name : {"romio_cb_write", "romio_cb_read"})
-        if (const std::string& v = o.get_string(name); v != "default") out.emplace_back(name, v);
-    if (std::int64_t n = o.get_int("striping_factor"); n > 0)
-        out.emplace_back("striping_factor", std::to_string(n));
-    if (std::uint64_t n = o.get_size("striping_unit"); n > 0)
-        out.emplace_back("striping_unit", std::to_string(n));
-    return out;
-}
-
-// Owns an MPI_Info.
-class info_handle {
-public:
-    info_handle() = default;
-    explicit info_handle(const std::vector<std::pair<std::string, std::string>>& hints) {
-        if (hints.empty()) return;
-        MPI_Info_create(&info_);
-        for (const auto& [key, value] : hints)
-            MPI_Info_set(info_, key.c_str(), value.c_str());
-    }
-    info_handle(const info_handle&) = delete;
-    info_handle& operator=(const info_handle&) = delete;
-    ~info_handle() {
-        if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
-    }
-    MPI_Info get() const noexcept { return info_; }
-    MPI_Info* out() noexcept { return &info_; }
-
-private:
-    MPI_Info info_ = MPI_INFO_NULL;
-};
-
 // Throws FB_E_UNSUPPORTED when the file's info (ncmpi_inq_file_info: what
 // MPI-IO reported after its open, and PnetCDF's own hints) lacks a hint
 // given or holds another value.
-void check_hints(int ncid, const std::vector<std::pair<std::string, std::string>>& hints,
-                 const std::string& path) {
+void check_hints(int ncid, const mpi_hints& hints, const std::string& path) {
     if (hints.empty()) return;
     info_handle got;
     check(ncmpi_inq_file_info(ncid, got.out()), FB_E_IO, "ncmpi_inq_file_info on", path);
-    for (const auto& [key, value] : hints) {
-        char text[MPI_MAX_INFO_VAL + 1] = "";
-        int flag = 0;
-        MPI_Info_get(got.get(), key.c_str(), MPI_MAX_INFO_VAL, text, &flag);
-        if (!flag)
-            throw error(FB_E_UNSUPPORTED,
-                        "pnetcdf: hint '" + key + "' (" + value +
-                            ") was ignored by " FB_MPI_IMPLEMENTATION " on '" + path +
-                            "': ncmpi_inq_file_info after the open does not list it; remove the option "
-                            "(this MPI-IO or file system does not take it)");
-        if (value != text)
-            throw error(FB_E_UNSUPPORTED, "pnetcdf: hint '" + key + "' (" + value + ") was changed to '" +
-                                              text + "' by " FB_MPI_IMPLEMENTATION " on '" + path +
-                                              "' (ncmpi_inq_file_info after the open); set it to a value "
-                                              "the library keeps, or remove it");
-    }
+    if (std::string why = formatbench::plugin_common::mpi_hint_problem(got.get(), hints, "pnetcdf", path,
+                                                                       "ncmpi_inq_file_info after the open");
+        !why.empty())
+        throw error(FB_E_UNSUPPORTED, why);
 }
 
 std::uint64_t byte_count(std::uint64_t count, std::size_t size, const std::string& path) {
@@ -420,7 +372,7 @@ protected:
         const std::uint64_t piece = std::max<std::uint64_t>(1, r.options.get_size("piece_size") / size_);
         const cdf format = format_of(r.options);
         type_ = variable_type(dtype_, format);
-        const auto hints = hints_of(r.options);
+        const auto hints = formatbench::plugin_common::mpi_hints_of(r.options);
 
         // 1. What each rank finds alone, agreed on before any collective call.
         failure f;
@@ -658,7 +610,6 @@ private:
 struct pnetcdf_format {
     static constexpr const char* formats[] = {"classic", "64bit_offset", "64bit_data", nullptr};
     static constexpr const char* transfers[] = {"independent", "collective", nullptr};
-    static constexpr const char* switches[] = {"default", "automatic", "enable", "disable", nullptr};
     static constexpr fb_option_decl options[] = {
         sdk::option_choice(
             "format", "64bit_data", formats,
@@ -673,18 +624,7 @@ struct pnetcdf_format {
             "collective: bytes per _all call (whole elements, at least one); every rank makes as "
             "many (count 0 past its part)"),
         sdk::option_string("variable", "data", "the variable's name (its dimension is 'index')"),
-        sdk::option_int("cb_nodes", "0", 0, 1e6,
-                        "hint cb_nodes: collective-buffering aggregators; 0 = not set"),
-        sdk::option_size("cb_buffer_size", "0", 0, double(max_call_bytes),
-                         "hint cb_buffer_size: bytes of each aggregator's buffer; 0 = not set"),
-        sdk::option_choice("romio_cb_write", "default", switches,
-                           "hint romio_cb_write: collective buffering of writes; default = not set"),
-        sdk::option_choice("romio_cb_read", "default", switches,
-                           "hint romio_cb_read: collective buffering of reads; default = not set"),
-        sdk::option_int("striping_factor", "0", 0, 1e6,
-                        "hint striping_factor: stripes (OSTs) of a new file; 0 = not set"),
-        sdk::option_size("striping_unit", "0", 0, double(max_call_bytes),
-                         "hint striping_unit: bytes per stripe of a new file; 0 = not set"),
+        FB_MPI_HINT_OPTIONS(max_call_bytes),
     };
 
     static constexpr bool parts = true;
