@@ -46,7 +46,9 @@ def one_run(fb, extra):
     for label, phase in HEADLINES:
         i = 0 if phase == "write" else 1
         ratios[(label, phase)] = medians[BASE][i] / medians[label][i]
-    return ratios, seconds
+    times = {(label, phase): medians[label][0 if phase == "write" else 1]
+             for label in [BASE] + [h for h, _ in HEADLINES[::2]] for phase in ("write", "read")}
+    return ratios, seconds, times
 
 
 def main():
@@ -71,11 +73,17 @@ def main():
           + (f", {' '.join(extra)}" if extra else ""))
     print(f"{'ratio against ' + BASE:<62} {'runs':<40} median  spread")
     for key in HEADLINES:
-        values = [r[key] for r, _ in runs]
+        values = [r[key] for r, _, _ in runs]
         cells = " ".join(f"{v:7.1f}" for v in values)
         spread = max(values) / min(values) - 1
         print(f"{key[0] + ' ' + key[1]:<62} {cells:<40} {statistics.median(values):6.1f}  {spread:6.1%}")
-    times = [s for _, s in runs]
+    print(f"{'median phase time (ms)':<62}")
+    for key in runs[0][2]:
+        values = [t[key] * 1e3 for _, _, t in runs]
+        cells = " ".join(f"{v:7.2f}" for v in values)
+        spread = max(values) / min(values) - 1
+        print(f"{'  ' + key[0] + ' ' + key[1]:<62} {cells:<40} {statistics.median(values):6.2f}  {spread:6.1%}")
+    times = [s for _, s, _ in runs]
     print(f"{'wall time of a run (s)':<62} {' '.join(f'{s:7.1f}' for s in times):<40} {statistics.median(times):6.1f}")
 
 
