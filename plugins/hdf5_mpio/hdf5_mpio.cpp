@@ -214,7 +214,11 @@ private:
             file_space_ = own(H5Screate_simple(1, dims_.data(), nullptr), H5Sclose, FB_E_INTERNAL,
                               "cannot set up", path_);
             h5_id dcpl = own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, FB_E_INTERNAL, "cannot set up", path_);
-            if (H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER) < 0)
+            // No modification times in the object header: the same values
+            // make the same file, whenever and however (independent or
+            // collective) they were written.
+            if (H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER) < 0 ||
+                H5Pset_obj_track_times(dcpl.get(), 0) < 0)
                 fail(FB_E_INTERNAL, "cannot set up", path_);
             h5_id lcpl;
             if (dataset_name_.find('/', dataset_name_.find_first_not_of('/')) != std::string::npos) {
