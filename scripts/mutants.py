@@ -99,7 +99,7 @@ def main():
     build = a.build if os.path.isabs(a.build) else os.path.join(ROOT, a.build)
     logs = os.path.join(build, "mutant-logs")
     if not os.path.exists(os.path.join(build, "build.ninja")):
-        if run(["meson", "setup", build, "--buildtype=release"], os.path.join(ROOT, ".mutants-setup.log")):
+        if run(["meson", "setup", build, "--buildtype=release", "-Dtests=true"], os.path.join(ROOT, ".mutants-setup.log")):
             sys.exit(f"meson setup {build} failed: see .mutants-setup.log")
     os.makedirs(logs, exist_ok=True)
     test_cmd = ["meson", "test", "-C", build, "--no-rebuild", "--num-processes", str(a.jobs), "--no-suite", "fuzz",
