@@ -74,4 +74,15 @@ std::string bounded_string(const char* buffer, std::size_t size) {
     return std::string(buffer, nul ? static_cast<const char*>(nul) - buffer : size);
 }
 
+std::string shell_word(std::string_view text) {
+    constexpr std::string_view plain_characters =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:=+@%";
+    if (!text.empty() && text.find_first_not_of(plain_characters) == std::string_view::npos)
+        return std::string(text);
+    std::string out = "'";
+    for (char c : text)
+        out += c == '\'' ? std::string_view("'\\''") : std::string_view(&c, 1);
+    return out + "'";
+}
+
 } // namespace formatbench

@@ -26,4 +26,9 @@ std::string escape_line(std::string_view text);
 // without its NUL: read up to the first NUL or the end, never beyond.
 std::string bounded_string(const char* buffer, std::size_t size);
 
+// `text` as one word of a shell command line (a command the user may copy):
+// unchanged when it holds only characters no shell treats specially, else in
+// single quotes.
+std::string shell_word(std::string_view text);
+
 } // namespace formatbench

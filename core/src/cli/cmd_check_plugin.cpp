@@ -6,8 +6,11 @@
 // when one failed (or the file did not load), 2 for usage errors, 130 when
 // interrupted (the running check's folders are removed first).
 #include "base/error.hpp"
+#include "base/text.hpp"
 #include "cli/commands.hpp"
 #include "host/conformance.hpp"
+
+#include <CLI/CLI.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -54,7 +57,7 @@ private:
     struct sigaction old_term_ {};
 };
 
-struct arguments {
+struct check_arguments {
     std::string path;
     bool quick = false;
     bool json = false;
@@ -72,20 +75,6 @@ const char* kind_name(outcome::kind k) {
     return "?";
 }
 
-// text as one shell word: unchanged when it holds only characters no shell
-// treats specially, else in single quotes.
-std::string shell_word(const std::string& text) {
-    bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               std::string_view("_-./,:=+@%").find(c) != std::string_view::npos;
-    });
-    if (plain) return text;
-    std::string out = "'";
-    for (char c : text)
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
 // A pattern that matches exactly name (glob characters escaped).
 std::string exact_pattern(const std::string& name) {
     std::string out;
@@ -97,7 +86,7 @@ std::string exact_pattern(const std::string& name) {
 }
 
 // The command that runs this one check again, as it ran here.
-std::string reproduce_line(const fs::path& file, const arguments& args, const std::string& check) {
+std::string reproduce_line(const fs::path& file, const check_arguments& args, const std::string& check) {
     return fmt::format(
         "formatbench check-plugin {}{}{} --only {}", shell_word(file.string()), args.quick ? " --quick" : "",
         args.timeout != conformance::default_timeout_seconds ? fmt::format(" --timeout {}", args.timeout)
@@ -105,7 +94,7 @@ std::string reproduce_line(const fs::path& file, const arguments& args, const st
         shell_word(exact_pattern(check)));
 }
 
-void print_line(const conformance::check_result& r, const fs::path& file, const arguments& args) {
+void print_line(const conformance::check_result& r, const fs::path& file, const check_arguments& args) {
     fmt::print("{:<4}  {}", kind_name(r.result.what), r.name);
     if (!r.result.reason.empty()) fmt::print(": {}", r.result.reason);
     if (!r.result.note.empty()) fmt::print(" ({})", r.result.note);
@@ -115,7 +104,8 @@ void print_line(const conformance::check_result& r, const fs::path& file, const 
     std::fflush(stdout); // a CI log shows progress as it happens
 }
 
-nlohmann::json report_json(const conformance::report& rep, const fs::path& file, const arguments& args) {
+nlohmann::json report_json(const conformance::report& rep, const fs::path& file,
+                           const check_arguments& args) {
     nlohmann::json checks = nlohmann::json::array();
     for (const auto& r : rep.results) {
         nlohmann::json j{{"name", r.name},
@@ -151,7 +141,7 @@ fs::path resolve(const global_options& global, const std::string& arg) {
         fmt::format("check-plugin: '{}' is neither a file nor the id of a plugin on the search path", arg));
 }
 
-int check_plugin(const global_options& global, const arguments& args) {
+int check_plugin(const global_options& global, const check_arguments& args) {
     fs::path file = resolve(global, args.path);
     conformance::settings s;
     s.level = args.quick ? conformance::depth::quick : conformance::depth::standard;
@@ -234,7 +224,7 @@ int check_plugin(const global_options& global, const arguments& args) {
 } // namespace
 
 void add_check_plugin_command(CLI::App& app, const global_options& global, command_action& action) {
-    auto args = std::make_shared<arguments>();
+    auto args = std::make_shared<check_arguments>();
     auto* cmd = app.add_subcommand(
         "check-plugin", "run the conformance checks against a plugin file (for plugin authors' CI): round "
                         "trips, overwriting, corrupt input, bad options, unwritable paths and full disks, "

@@ -8,6 +8,8 @@
 #include "results/compare.hpp"
 #include "results/load.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <iostream>
 
 namespace formatbench::cli {

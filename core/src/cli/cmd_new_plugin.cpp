@@ -14,10 +14,13 @@
 // system) is chosen. A path component "dot-x" is written as ".x", so the
 // source tree holds no dot files that would act on it (.gitignore).
 #include "base/error.hpp"
+#include "base/text.hpp"
 #include "build_config.hpp"
 #include "cli/commands.hpp"
 #include "cli/templates.hpp"
 #include "report/output_file.hpp"
+
+#include <CLI/CLI.hpp>
 
 #include <fmt/format.h>
 
@@ -38,7 +41,7 @@ namespace fs = std::filesystem;
 
 constexpr std::size_t max_name_length = 32;
 
-struct arguments {
+struct new_plugin_arguments {
     std::string name;
     std::string lang = "cpp";
     std::string build = "meson";
@@ -175,18 +178,6 @@ std::string output_path(std::string_view rest, const template_values& v, std::st
     return out;
 }
 
-// A path as a shell command line takes it: quoted when needed.
-std::string shell_word(const std::string& s) {
-    if (!s.empty() &&
-        s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./") ==
-            std::string::npos)
-        return s;
-    std::string out = "'";
-    for (char c : s)
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
 // A plugin of the same id already on the search path would shadow the new
 // one, or be shadowed by it (the first found wins): worth a note, not a refusal.
 void note_taken_id(const global_options& global, const std::string& name) {
@@ -201,7 +192,7 @@ void note_taken_id(const global_options& global, const std::string& name) {
                        name, p->file().string());
 }
 
-int new_plugin(const global_options& global, const arguments& a) {
+int new_plugin(const global_options& global, const new_plugin_arguments& a) {
     check_name(a.name);
     const fs::path dir = a.dir.empty() ? fs::path(a.name) : fs::path(a.dir);
     check_target(dir, a.force);
@@ -269,7 +260,7 @@ int new_plugin(const global_options& global, const arguments& a) {
 } // namespace
 
 void add_new_plugin_command(CLI::App& app, const global_options& global, command_action& action) {
-    auto args = std::make_shared<arguments>();
+    auto args = std::make_shared<new_plugin_arguments>();
     auto* cmd = app.add_subcommand(
         "new-plugin",
         "write a folder with a working plugin to start from: its source (C or C++), a build file "

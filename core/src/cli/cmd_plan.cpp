@@ -22,6 +22,8 @@
 #include "study/ready_studies.hpp"
 #include "study/select.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <fmt/format.h>
 
 #include <iostream>

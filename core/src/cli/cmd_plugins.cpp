@@ -7,6 +7,8 @@
 #include "base/suggest.hpp"
 #include "cli/commands.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

@@ -9,6 +9,8 @@
 #include "results/compare.hpp"
 #include "results/load.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>

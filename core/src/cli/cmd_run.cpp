@@ -25,6 +25,8 @@
 #include "study/reader.hpp"
 #include "study/ready_studies.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <fmt/format.h>
 
 #include <cstdio>

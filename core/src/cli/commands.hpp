@@ -6,12 +6,15 @@
 #include "host/registry.hpp"
 #include "study/study.hpp"
 
-#include <CLI/CLI.hpp>
-
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
+
+// CLI11 is included only by the files that build commands (cmd_*.cpp, main.cpp).
+namespace CLI {
+class App;
+} // namespace CLI
 
 namespace formatbench::cli {
 

@@ -9,6 +9,8 @@
 #include "cli/commands.hpp"
 #include "report/output_file.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <fmt/format.h>
 
 #include <unistd.h>

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "base/dtype.hpp"
+#include "base/option_list.hpp"
 
 #include <formatbench/plugin.h>
 
@@ -15,9 +16,6 @@
 #include <vector>
 
 namespace formatbench {
-
-// Options as the study gives them, in the study's order: name -> text value.
-using option_list = std::vector<std::pair<std::string, std::string>>;
 
 struct option_info {
     std::string name;

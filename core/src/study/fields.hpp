@@ -10,7 +10,7 @@
 
 #include "study/study.hpp"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <functional>
 #include <optional>

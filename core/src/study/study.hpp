@@ -4,7 +4,7 @@
 #pragma once
 
 #include "base/dtype.hpp"
-#include "host/plugin_handle.hpp"
+#include "base/option_list.hpp"
 
 #include <cmath>
 #include <cstdint>
