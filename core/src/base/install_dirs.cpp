@@ -2,6 +2,7 @@
 #include "base/install_dirs.hpp"
 
 #include "build_config.hpp"
+#include "source_tree.hpp"
 
 #define BOOST_DLL_USE_STD_FS
 #include <boost/dll/runtime_symbol_info.hpp>
