@@ -15,6 +15,8 @@ for arg in "$@"; do
 done
 packages=(
   meson ninja-build g++ pkg-config python3
+  ccache                  # Meson compiles through it when it is there: a second build on this machine
+                          # (scripts/test-all.sh: even from a fresh clone elsewhere) compiles only what changed
   libboost-dev            # Boost.DLL (header-only with std::filesystem), Boost.Math
   libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
   libfast-float-dev       # the ascii plugin's float parser (header-only; 15% faster than std::from_chars)

@@ -7,6 +7,7 @@
 #include "report/svg.hpp"
 #include "results/json.hpp"
 #include "synthetic.hpp"
+#include "test_env.hpp"
 
 #include <gtest/gtest.h>
 

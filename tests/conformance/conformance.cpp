@@ -7,6 +7,7 @@
 // GoogleTest skip with the same reason.
 #include "host/conformance.hpp"
 #include "host/registry.hpp"
+#include "test_env.hpp"
 
 #include <gtest/gtest.h>
 

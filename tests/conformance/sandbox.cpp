@@ -5,6 +5,7 @@
 // docs/abi.md.
 #include "host/conformance.hpp"
 #include "host/conformance_rules.hpp"
+#include "test_env.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,6 +6,7 @@
 // is also compared with the values' bytes themselves.
 #include "base/error.hpp"
 #include "host/registry.hpp"
+#include "test_env.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,6 +4,7 @@
 // I/O errors (/dev/full, a missing folder).
 #include "base/error.hpp"
 #include "host/registry.hpp"
+#include "test_env.hpp"
 
 #include <gtest/gtest.h>
 

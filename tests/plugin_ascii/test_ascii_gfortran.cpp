@@ -9,6 +9,7 @@
 // (f0.16) file byte for byte, infinities and NaN included.
 #include "base/error.hpp"
 #include "host/registry.hpp"
+#include "test_env.hpp"
 
 #include <gtest/gtest.h>
 

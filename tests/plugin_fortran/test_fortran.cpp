@@ -8,6 +8,7 @@
 // output) as statuses with messages, never a stopped process.
 #include "base/error.hpp"
 #include "host/registry.hpp"
+#include "test_env.hpp"
 
 #include <gtest/gtest.h>
 

@@ -8,6 +8,7 @@
 #include "copy_bytes.hpp"
 #include "host/registry.hpp"
 #include "random_access_checks.hpp"
+#include "test_env.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,6 +4,7 @@
 // access (read-at, read-box) and direct reads (O_DIRECT) of files written
 // here, compared with values computed from the index (random_access_checks.hpp).
 #include "random_access_checks.hpp"
+#include "test_env.hpp"
 
 #include "base/error.hpp"
 #include "host/registry.hpp"

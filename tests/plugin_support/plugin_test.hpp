@@ -9,6 +9,7 @@
 
 #include "base/error.hpp"
 #include "host/registry.hpp"
+#include "test_env.hpp"
 
 #include <gtest/gtest.h>
 

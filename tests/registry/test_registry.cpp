@@ -4,6 +4,7 @@
 #include "base/error.hpp"
 #include "host/elf_exports.hpp"
 #include "host/registry.hpp"
+#include "test_env.hpp"
 
 #include <gtest/gtest.h>
 

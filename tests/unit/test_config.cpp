@@ -7,6 +7,7 @@
 #include "study/checks.hpp"
 #include "study/plan.hpp"
 #include "study/reader.hpp"
+#include "test_env.hpp"
 #include "test_registry.hpp"
 
 #include <gtest/gtest.h>

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "host/registry.hpp"
+#include "test_env.hpp"
 
 namespace formatbench::unit_tests {
 

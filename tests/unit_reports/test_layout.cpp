@@ -10,6 +10,7 @@
 #include "report/terminal_text.hpp"
 #include "report/verdict.hpp"
 #include "results/noise.hpp"
+#include "test_env.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,6 +5,7 @@
 #include "report/units.hpp"
 #include "results/json.hpp"
 #include "results/stats.hpp"
+#include "test_env.hpp"
 
 #include <gtest/gtest.h>
 
