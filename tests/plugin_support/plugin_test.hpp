@@ -247,10 +247,13 @@ inline int status_of(const std::function<void()>& fn, std::string* message = nul
 // and every 200 files, the next file gets a fresh child, so that what a
 // damaged file did to the library's state cannot change a later outcome;
 // each file is written under a new inode (rename), because HDF5 knows an
-// open file again by its device and inode.
+// open file again by its device and inode. `in_child`, when given, runs in
+// each new child before its first read (library settings of the child
+// only).
 class child_reader {
 public:
-    child_reader(std::string id, bytes want) : id_(std::move(id)), want_(std::move(want)) {}
+    child_reader(std::string id, bytes want, std::function<void()> in_child = {})
+        : id_(std::move(id)), want_(std::move(want)), in_child_(std::move(in_child)) {}
     child_reader(const child_reader&) = delete;
     child_reader& operator=(const child_reader&) = delete;
     ~child_reader() { stop(); }
@@ -306,6 +309,7 @@ private:
         pid_ = ::fork();
         if (pid_ == 0) {
             ::close(fds[0]);
+            if (in_child_) in_child_();
             serve(fds[1]);
         }
         ::close(fds[1]);
@@ -342,6 +346,7 @@ private:
 
     std::string id_;
     bytes want_;
+    std::function<void()> in_child_;
     pid_t pid_ = -1;
     int sock_ = -1;
     unsigned served_ = 0;
