@@ -97,7 +97,11 @@ else
     exit 1
   fi
   if [ ! -f build-fuzz/build.ninja ]; then
-    CC=clang CXX=clang++ meson setup build-fuzz -Dtests=true --buildtype=debugoptimized \
+    # Meson puts ccache in front of a compiler it finds itself, not of one
+    # named in CC/CXX: name it here.
+    cc=clang cxx=clang++
+    if $have_ccache; then cc="ccache clang" cxx="ccache clang++"; fi
+    CC=$cc CXX=$cxx meson setup build-fuzz -Dtests=true --buildtype=debugoptimized \
       -Db_sanitize=address,undefined -Db_lundef=false
   fi
   # Only the fuzz targets are built (with the fuzzlib_* libraries they link), then
