@@ -15,13 +15,11 @@ jobs=$(nproc)
 # only what a change touched is compiled again. Paths under the checkout are
 # hashed relative to it (base_dir), the compiling folder is left out of the
 # hash of debug builds (their DW_AT_comp_dir differs between clones, nothing
-# else), and precompiled headers are cached (pch_defines, time_macros: what
-# ccache's manual asks for them). Compile-time defines hold no path of the
+# else). Compile-time defines hold no path of the
 # clone (tests take theirs from the environment, tests/support/test_env.hpp),
 # so that they match too.
 export CCACHE_BASEDIR=$PWD
 export CCACHE_NOHASHDIR=1
-export CCACHE_SLOPPINESS=pch_defines,time_macros
 # The test programs map __FILE__ to paths relative to the checkout
 # (tests/meson.build): the option names the checkout's folder, its result
 # does not.
@@ -39,8 +37,7 @@ stage_done() {
     ccache --print-stats 2>/dev/null | awk -F'\t' '
       $1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { hit += $2 }
       $1 == "cache_miss" { miss = $2 }
-      $1 == "could_not_use_precompiled_header" { pch = $2 }
-      END { printf "   ccache: %d hits, %d misses, %d not cached (precompiled header)\n", hit, miss, pch }'
+      END { printf "   ccache: %d hits, %d misses\n", hit, miss }'
     ccache --zero-stats >/dev/null
   fi
   stage_start=$SECONDS
