@@ -1,6 +1,8 @@
-// Names of the result enumerations, as they appear in the JSON record and reports.
+// Names of the result enumerations, as they appear in the JSON record and
+// reports; the small derived figures of one sample; ranks' accounting merged.
 #include "results/result.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -36,6 +38,36 @@ const char* to_string(case_status s) noexcept {
     case case_status::skipped: return "skipped";
     }
     return "?";
+}
+
+const char* to_string(case_stop s) noexcept {
+    switch (s) {
+    case case_stop::repeat: return "repeat";
+    case case_stop::precision: return "precision";
+    case case_stop::budget: return "budget";
+    case case_stop::limit: return "limit";
+    }
+    return "?";
+}
+
+void add_rank_accounting(phase_accounting& into, const phase_accounting& other) noexcept {
+    if (!other.measured) return;
+    into.measured = true;
+    into.wait_s += other.wait_s;
+    into.steal_s = std::max(into.steal_s, other.steal_s);
+    into.runnable = std::max(into.runnable, other.runnable);
+    into.cpus = std::max(into.cpus, other.cpus);
+    into.threads += other.threads;
+    into.voluntary_switches += other.voluntary_switches;
+    into.involuntary_switches += other.involuntary_switches;
+    into.minor_faults += other.minor_faults;
+    into.major_faults += other.major_faults;
+    into.syscr += other.syscr;
+    into.syscw += other.syscw;
+    into.rchar += other.rchar;
+    into.wchar += other.wchar;
+    into.read_bytes += other.read_bytes;
+    into.write_bytes += other.write_bytes;
 }
 
 } // namespace formatbench

@@ -36,6 +36,35 @@ struct latency_summary {
     double clock_cost_ns = 0;
 };
 
+// What the process that ran a phase and the machine around it did during
+// the phase's timed intervals (docs/methodology.md, "Disturbed samples"):
+// read just outside each interval's clock readings and summed over the
+// intervals (a streamed phase's untimed generation and verification are
+// not counted). Under MPI: summed over the ranks, runnable and cpus the
+// largest rank's. Absent (measured false) in records before schema 5 and
+// where /proc cannot be read.
+struct phase_accounting {
+    bool measured = false;
+    // The phase's threads' time runnable but waiting for a CPU
+    // (/proc/self/task/*/schedstat, run_delay), and the machine's steal time
+    // per CPU (/proc/stat: steal of all CPUs / CPUs online).
+    double wait_s = 0, steal_s = 0;
+    // Runnable tasks on the machine (/proc/stat procs_running, ours
+    // included), the largest count read at an interval's start or end; the
+    // CPUs the process may run on (sched_getaffinity); its threads.
+    unsigned runnable = 0, cpus = 0, threads = 0;
+    // getrusage(RUSAGE_SELF) differences.
+    std::uint64_t voluntary_switches = 0, involuntary_switches = 0, minor_faults = 0, major_faults = 0;
+    // /proc/self/io differences: read and write calls, bytes through them,
+    // bytes fetched from and sent to the storage layer.
+    std::uint64_t syscr = 0, syscw = 0, rchar = 0, wchar = 0, read_bytes = 0, write_bytes = 0;
+};
+
+// Another rank's accounting of the same phase: counts and waits summed;
+// steal (one machine's, per CPU), runnable and cpus the larger; measured
+// when either was.
+void add_rank_accounting(phase_accounting& into, const phase_accounting& other) noexcept;
+
 // One timed phase (write: open..close incl. sync; read: open..close).
 // Under MPI: wall_s is the aggregate time (first rank's start to last
 // rank's end, docs/methodology.md), user_s, sys_s and metrics are summed
@@ -50,6 +79,7 @@ struct phase_sample {
     std::vector<std::pair<std::string, double>> metrics;
     // READ phase under an access pattern: its operations' latencies.
     std::optional<latency_summary> latency;
+    phase_accounting accounting;
     // Operations per second of the operations' own time: ops / (sum of
     // their latencies) = 1e9 / mean_ns, as fio counts IOPS (open and close
     // stay in wall_s, not here). 0 without a pattern.
@@ -90,6 +120,101 @@ struct verification {
     double psnr_db() const noexcept; // 20 log10(range of the written values / RMSE); inf when exact
 };
 
+// --- The summary of a case, computed once (results/summary.hpp) ----------
+
+struct interval {
+    double low = 0, high = 0;
+};
+
+// A speed-up (baseline median / this median) with its 95% interval.
+struct speedup_estimate {
+    double value = 0;
+    interval ci;
+};
+
+// A case's READ latency over its repetitions (access patterns): each figure
+// is the median over the repetitions whose read phase carries a latency
+// summary of that repetition's own figure (the median of the repetitions'
+// p99, not the p99 of all operations pooled), so one slow repetition moves
+// it no more than it moves the median time. cdf_ns is that median taken
+// point by point (percentile 0..100). `repetitions` counts the repetitions
+// used.
+struct latency_figures {
+    std::size_t repetitions = 0;
+    double ops = 0; // operations per repetition
+    double iops = 0, p50_ns = 0, p90_ns = 0, p99_ns = 0, p999_ns = 0, max_ns = 0;
+    std::vector<double> cdf_ns;
+};
+
+// One phase of a case over its repetitions (docs/methodology.md, "The
+// estimate"). The estimate rests on the undisturbed samples when there are
+// enough of them (summary.hpp min_undisturbed) or all are; otherwise on all
+// samples, and on_disturbed says so.
+struct phase_figures {
+    std::size_t n = 0;         // samples recorded
+    std::size_t disturbed = 0; // of them judged disturbed
+    std::size_t used = 0;      // samples the estimate rests on
+    bool on_disturbed = false; // they include disturbed samples
+    // The median of the used samples, its 95% interval by order statistics
+    // (NaN with fewer than 6 used samples) and the interval's half-width
+    // relative to the median.
+    double median_s = std::numeric_limits<double>::quiet_NaN();
+    double ci_low_s = std::numeric_limits<double>::quiet_NaN();
+    double ci_high_s = std::numeric_limits<double>::quiet_NaN();
+    double precision = std::numeric_limits<double>::quiet_NaN();
+    // Of the used samples: spread, outliers beyond Tukey's 1.5 IQR fences.
+    double min_s = std::numeric_limits<double>::quiet_NaN();
+    double mean_s = std::numeric_limits<double>::quiet_NaN();
+    double stddev_s = std::numeric_limits<double>::quiet_NaN();
+    double cv = std::numeric_limits<double>::quiet_NaN();
+    std::size_t outliers = 0;
+    bool high_cv = false;     // cv above the study's noise_cv (2 samples or more)
+    bool few_samples = false; // fewer used samples than noise_min_samples
+    bool noisy() const noexcept { return on_disturbed || high_cv || few_samples || outliers > 0; }
+    // The bytes the phase moves (figures.hpp phase_bytes) per median second.
+    std::uint64_t bytes = 0;
+    double throughput_mb_s = std::numeric_limits<double>::quiet_NaN();
+    // Medians over the used samples of the CPU times.
+    double user_s = std::numeric_limits<double>::quiet_NaN();
+    double sys_s = std::numeric_limits<double>::quiet_NaN();
+    // Every sample's accounting, summed.
+    phase_accounting total;
+    // Plugin metrics and (MPI) the ranks' own times: medians over the repetitions.
+    std::vector<std::pair<std::string, double>> metrics;
+    std::optional<rank_spread> ranks;
+    // The used samples' times, in the order they were recorded, and what
+    // took the CPU from each (wait, when its own threads did not fill its
+    // CPUs, plus steal; summary.hpp is_disturbed): the most a disturbance
+    // can have added to it.
+    std::vector<double> used_times, used_outside_s;
+};
+
+struct case_figures {
+    bool computed = false;
+    phase_figures write, read;
+    double size_ratio = std::numeric_limits<double>::quiet_NaN();
+    double resident_fraction = std::numeric_limits<double>::quiet_NaN(); // median; NaN when not measured
+    std::optional<latency_figures> latency;
+    // One line per noisy phase ("write: CV 14.2% is above 10%"), empty when steady.
+    std::vector<std::string> noise;
+    // Against the study's baseline (summarize_study): the baseline case's
+    // index in the plan, or none; the speed-ups; how many write samples
+    // were pooled (cases that share their write phase, noise.hpp).
+    std::optional<std::size_t> baseline_index;
+    speedup_estimate write_speedup{std::numeric_limits<double>::quiet_NaN(), {}};
+    speedup_estimate read_speedup{std::numeric_limits<double>::quiet_NaN(), {}};
+    std::size_t write_pooled_n = 0;
+};
+
+// Why a case stopped taking samples (docs/config.md, "repeat").
+enum class case_stop {
+    repeat,    // the fixed number of repetitions and min_time were reached
+    precision, // repeat: auto, and both phases reached the precision
+    budget,    // repeat: auto, max_time ran out before the precision was reached
+    limit,     // the runner's limit of repetitions per case
+};
+const char* to_string(case_stop s) noexcept;
+
 enum class case_status { ok, failed, crashed, timeout, skipped };
 const char* to_string(case_status s) noexcept;
 
@@ -107,6 +232,10 @@ struct case_result {
     std::string plugin_version;
     std::string plugin_file;
     std::string output; // what the plugin printed to stdout/stderr during the case (forked workers)
+    case_stop stop = case_stop::repeat;
+    // The summary: computed once when the case ends or its record is
+    // loaded (results/summary.hpp); every output reads it.
+    case_figures figures;
 };
 
 struct summary {

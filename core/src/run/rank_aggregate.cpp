@@ -42,6 +42,7 @@ phase_sample combine_phase(const std::vector<rank_report>& ranks) {
         last = std::max(last, r.report.started + s.wall_s);
         out.user_s += s.user_s;
         out.sys_s += s.sys_s;
+        add_rank_accounting(out.accounting, s.accounting);
         own.push_back(s.wall_s);
         for (const auto& metric : s.metrics) {
             auto it = std::find_if(out.metrics.begin(), out.metrics.end(),

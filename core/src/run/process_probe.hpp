@@ -1,0 +1,32 @@
+// What the kernel says about this process and the machine at one instant,
+// read just outside a timed interval's clock readings (timing.hpp), so that
+// a phase knows what happened around it: its threads' time waiting for a
+// CPU, the machine's steal time and runnable tasks, the process's I/O
+// counters (docs/methodology.md, "Disturbed samples"). Linux /proc only;
+// elsewhere, or when a file cannot be read, `ok` is false and the phase's
+// accounting stays unmeasured.
+#pragma once
+
+#include <cstdint>
+
+namespace formatbench {
+
+struct process_probe {
+    bool ok = false;
+    std::uint64_t wait_ns = 0;     // run_delay summed over the process's threads
+    std::uint64_t steal_ticks = 0; // /proc/stat "cpu" line, all CPUs (USER_HZ ticks)
+    unsigned runnable = 0;         // procs_running
+    unsigned threads = 0;
+    std::uint64_t syscr = 0, syscw = 0, rchar = 0, wchar = 0, read_bytes = 0, write_bytes = 0;
+
+    // Reads them all; never throws. Opens its files once per process (a
+    // forked worker opens its own) and re-reads them with pread.
+    static process_probe read() noexcept;
+};
+
+// Seconds per steal tick per CPU online: 1 / (USER_HZ x CPUs online).
+double steal_tick_seconds() noexcept;
+// CPUs this process may run on.
+unsigned allowed_cpus() noexcept;
+
+} // namespace formatbench
