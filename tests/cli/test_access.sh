@@ -87,7 +87,7 @@ $PY - run.json planes.json <<'PY' || fail "the records of the access patterns ar
 import json, sys
 run = json.load(open(sys.argv[1]))
 planes = json.load(open(sys.argv[2]))
-assert run["schema_version"] == 4
+assert run["schema_version"] == 5
 ops = {}
 for c in run["cases"] + planes["cases"]:
     p = c["params"]

@@ -141,7 +141,7 @@ if grep -q "warning: case 1" "$work/err"; then cat "$work/err"; fail "per-case n
 expect_status 0 "$FB" --plugin-path "$FB_TEST_PLUGINS" run noisy.yaml --json noisy.json --verbose
 expect_in "$work/err" "formatbench: warning: case 1 (f64-uniform-1e3 | bumpy | chunk whole | warm | sync none): write: CV"
 expect_in "$work/err" "is above 10%; 1 of 6 samples is an outlier (beyond 1.5 IQR)"
-expect_in "$work/out" "~: noisy timing: CV above 10%, fewer than 5 samples, or outliers beyond 1.5 IQR"
+expect_in "$work/out" "~: noisy timing: resting on disturbed samples, CV above 10%, fewer than 5 samples"
 expect_in "$work/out" "[low, high]: 95% bootstrap interval of the speed-up"
 grep -E '^ bumpy .* ~ ' "$work/out" >/dev/null || fail "the bumpy row's write cell is not marked ~"
 $PY - noisy.json <<'PY' || fail "noise in the record"

@@ -84,8 +84,27 @@ def candidates(record, dataset, row_label):
     return out
 
 
-def times(c, phase):
+def disturbed(p):
+    """docs/methodology.md, "Disturbed samples", written again here from the record's accounting."""
+    a = p.get("accounting")
+    if not a or not a["measured"] or not (p["wall_s"] or 0) > 0:
+        return False
+    own_cpus_full = a["cpus"] > 0 and p["user_s"] + p["sys_s"] >= 0.9 * a["cpus"] * p["wall_s"]
+    outside = a["steal_s"] + (0 if own_cpus_full else a["wait_s"])
+    return outside > 0.02 * p["wall_s"]
+
+
+def all_times(c, phase):
+    """Every recorded sample's time (the whiskers: min..max over the repetitions)."""
     return [s[phase]["wall_s"] for s in c["samples"] if s[phase]["wall_s"] is not None]
+
+
+def times(c, phase):
+    """The samples a phase's estimate rests on: the undisturbed ones when all are, or when 6 or more are."""
+    every = [s[phase] for s in c["samples"] if s[phase]["wall_s"] is not None]
+    clean = [p for p in every if not disturbed(p)]
+    used = clean if len(clean) == len(every) or len(clean) >= 6 else every
+    return [p["wall_s"] for p in used]
 
 
 def phase_bytes(c, phase):
@@ -263,7 +282,7 @@ def main():
                     t = times(c, phase)
                     if not t:
                         continue
-                    tp = [throughput(phase_bytes(c, phase), x) for x in t]
+                    tp = [throughput(phase_bytes(c, phase), x) for x in all_times(c, phase)]
                     if close(value, throughput(phase_bytes(c, phase), statistics.median(t))) and close(
                         float(b.get("data-lo")), min(tp)
                     ) and close(float(b.get("data-hi")), max(tp)):

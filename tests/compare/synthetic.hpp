@@ -3,6 +3,7 @@
 #pragma once
 
 #include "results/result.hpp"
+#include "results/summary.hpp"
 
 #include <string>
 #include <vector>
@@ -46,6 +47,7 @@ inline study_result make_result(std::vector<case_result> cases) {
     for (std::size_t i = 0; i < cases.size(); ++i)
         cases[i].spec.index = i;
     r.cases = std::move(cases);
+    summarize_study(r); // as the runner leaves a record
     return r;
 }
 

@@ -5,11 +5,13 @@
 #include "report/compare_output.hpp"
 #include "results/compare.hpp"
 #include "results/load.hpp"
+#include "results/summary.hpp"
 #include "synthetic.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -18,6 +20,14 @@ using formatbench::test::make_case;
 using formatbench::test::make_result;
 
 namespace {
+
+// compare_results on two record summarized as the runner or a loaded
+// record leaves them (results/summary.hpp).
+comparison compare_summarized(study_result base, study_result next, const compare_options& o) {
+    summarize_study(base);
+    summarize_study(next);
+    return compare_results(base, next, o);
+}
 
 const case_comparison* find(const comparison& c, const std::string& label) {
     for (const auto& k : c.cases)
@@ -32,7 +42,7 @@ TEST(Compare, IdenticalRecordsShowNoChange) {
         make_result({make_case("d", "raw", 0.01, 0.002), make_case("d", "zlib", 0.2, 0.05)});
     compare_options o;
     o.threshold = 0.05;
-    const comparison c = compare_results(a, a, o);
+    const comparison c = compare_summarized(a, a, o);
     ASSERT_EQ(c.cases.size(), 2u);
     EXPECT_TRUE(c.only_base.empty());
     EXPECT_TRUE(c.only_new.empty());
@@ -56,7 +66,7 @@ TEST(Compare, PlantedSlowdownIsFlaggedAndGated) {
         make_result({make_case("d", "raw", 0.012, 0.002), make_case("d", "zlib", 0.2, 0.05)});
     compare_options o;
     o.threshold = 0.05;
-    const comparison c = compare_results(base, next, o);
+    const comparison c = compare_summarized(base, next, o);
     const case_comparison* raw = find(c, "raw");
     ASSERT_NE(raw, nullptr);
     EXPECT_NEAR(raw->write.ratio, 1.2, 1e-12);
@@ -71,9 +81,9 @@ TEST(Compare, PlantedSlowdownIsFlaggedAndGated) {
     EXPECT_NEAR(c.geomean_write, std::sqrt(1.2), 1e-12);
 
     o.threshold = 0.25; // 20% is within a 25% threshold
-    EXPECT_FALSE(compare_results(base, next, o).gate_fails());
+    EXPECT_FALSE(compare_summarized(base, next, o).gate_fails());
     o.threshold.reset(); // no threshold: verdict still given, never gates
-    const comparison no_gate = compare_results(base, next, o);
+    const comparison no_gate = compare_summarized(base, next, o);
     EXPECT_EQ(no_gate.slower_count(), 1u);
     EXPECT_FALSE(no_gate.gate_fails());
 }
@@ -83,13 +93,13 @@ TEST(Compare, SignificantButSmallChangeIsNotBeyondThreshold) {
     const study_result next = make_result({make_case("d", "raw", 0.0102, 0.002)}); // +2%, clearly significant
     compare_options o;
     o.threshold = 0.05;
-    const comparison c = compare_results(base, next, o);
+    const comparison c = compare_summarized(base, next, o);
     ASSERT_EQ(c.cases.size(), 1u);
     EXPECT_LT(c.cases.at(0).write.p, 0.05);
     EXPECT_FALSE(c.cases.at(0).write.slower);
     EXPECT_FALSE(c.gate_fails());
     o.threshold = 0.01;
-    EXPECT_TRUE(compare_results(base, next, o).gate_fails());
+    EXPECT_TRUE(compare_summarized(base, next, o).gate_fails());
 }
 
 TEST(Compare, NotSignificantIsNotSlowerEvenWhenTheRatioIsLarge) {
@@ -104,7 +114,7 @@ TEST(Compare, NotSignificantIsNotSlowerEvenWhenTheRatioIsLarge) {
     next.cases[0].samples[2].write.wall_s = 3.5;
     compare_options o;
     o.threshold = 0.05;
-    const comparison c = compare_results(base, next, o);
+    const comparison c = compare_summarized(base, next, o);
     ASSERT_EQ(c.cases.size(), 1u);
     EXPECT_NEAR(c.cases[0].write.ratio, 1.25, 1e-12);
     EXPECT_GT(c.cases[0].write.p, 0.05);
@@ -118,7 +128,7 @@ TEST(Compare, FasterIsReportedNotGated) {
     const study_result next = make_result({make_case("d", "raw", 0.005, 0.002)});
     compare_options o;
     o.threshold = 0.05;
-    const comparison c = compare_results(base, next, o);
+    const comparison c = compare_summarized(base, next, o);
     ASSERT_EQ(c.cases.size(), 1u);
     EXPECT_TRUE(c.cases[0].write.faster);
     EXPECT_FALSE(c.cases[0].slower());
@@ -138,7 +148,7 @@ TEST(Compare, UnmatchedCasesAreListedOnBothSides) {
         make_result({make_case("d", "raw", 0.01, 0.002), make_case("d", "mmap", 0.01, 0.002)});
     const study_result next =
         make_result({make_case("d", "raw", 0.01, 0.002), make_case("e", "raw", 0.01, 0.002)});
-    const comparison c = compare_results(base, next, {});
+    const comparison c = compare_summarized(base, next, {});
     ASSERT_EQ(c.cases.size(), 1u);
     ASSERT_EQ(c.only_base.size(), 1u);
     EXPECT_EQ(c.only_base[0].label, "mmap");
@@ -153,7 +163,7 @@ TEST(Compare, UnmatchedCasesAreListedOnBothSides) {
 TEST(Compare, ChangedOptionUnderTheSameLabelIsMatchedWithANote) {
     const study_result base = make_result({make_case("d", "mis", 0.01, 0.002, 12, {{"slowdown", "0"}})});
     const study_result next = make_result({make_case("d", "mis", 0.012, 0.0024, 12, {{"slowdown", "20"}})});
-    const comparison c = compare_results(base, next, {});
+    const comparison c = compare_summarized(base, next, {});
     ASSERT_EQ(c.cases.size(), 1u);
     EXPECT_TRUE(c.only_base.empty());
     EXPECT_EQ(c.cases[0].kind, match_kind::options_differ);
@@ -166,7 +176,7 @@ TEST(Compare, AmbiguousOptionMatchIsNotGuessed) {
     const study_result base = make_result({make_case("d", "mis", 0.01, 0.002, 12, {{"a", "1"}}),
                                            make_case("d", "mis", 0.01, 0.002, 12, {{"a", "2"}})});
     const study_result next = make_result({make_case("d", "mis", 0.01, 0.002, 12, {{"a", "3"}})});
-    const comparison c = compare_results(base, next, {});
+    const comparison c = compare_summarized(base, next, {});
     EXPECT_TRUE(c.cases.empty());
     EXPECT_EQ(c.only_base.size(), 2u);
     EXPECT_EQ(c.only_new.size(), 1u);
@@ -181,7 +191,7 @@ TEST(Compare, FailedCasesAreNotComparable) {
     const study_result next = make_result({make_case("d", "raw", 0.01, 0.002), failed});
     compare_options o;
     o.threshold = 0.05;
-    const comparison c = compare_results(base, next, o);
+    const comparison c = compare_summarized(base, next, o);
     ASSERT_EQ(c.cases.size(), 2u);
     const case_comparison* z = find(c, "zlib");
     ASSERT_NE(z, nullptr);
@@ -204,7 +214,7 @@ TEST(Compare, Renderings) {
     const study_result next = make_result({make_case("d", "raw", 0.012, 0.002)});
     compare_options o;
     o.threshold = 0.05;
-    comparison c = compare_results(base, next, o);
+    comparison c = compare_summarized(base, next, o);
     c.base_source = "a.json";
     c.new_source = "b.json";
     std::ostringstream t, m, j;
@@ -238,12 +248,13 @@ TEST(Compare, LoadResultsFileErrorsAreUsageErrors) {
     EXPECT_THROW(load_results_file("/nonexistent/x.json"), usage_error);
 }
 
-// The threshold's boundary, on exactly representable times: base samples
-// 1 + k/1024 (k = -5..6), new samples 1.25 times those, so the median ratio
-// is exactly 1.25 and every new sample is above every base sample (p far
-// below alpha). A ratio equal to 1 + threshold is not beyond it; the
-// smallest step above it is.
-TEST(Compare, RatioEqualToOnePlusThresholdIsNotFlagged) {
+// The threshold gates on the ratio's interval, not on the ratio: base
+// samples 1 + k/1024 (k = -5..6), new samples `scale` times those, so the
+// median ratio is `scale` and every resampled ratio of medians lies within
+// [scale x lo, scale x hi] with lo = (1 - 5/1024) / (1 + 6/1024) and hi its
+// inverse (by hand: the smallest and largest medians of a resample are the
+// extreme samples).
+TEST(Compare, ThresholdGatesOnTheInterval) {
     auto with_times = [](double scale) {
         case_result c = make_case("d", "raw", 1, 1);
         for (int k = -5; k <= 6; ++k) {
@@ -252,30 +263,106 @@ TEST(Compare, RatioEqualToOnePlusThresholdIsNotFlagged) {
         }
         return make_result({c});
     };
+    const double lo = (1 - 5 / 1024.0) / (1 + 6 / 1024.0);
     const study_result base = with_times(1.0);
     compare_options o;
     o.threshold = parse_threshold("25%");
     ASSERT_EQ(*o.threshold, 0.25);
-    const comparison at = compare_results(base, with_times(1.25), o);
+    // A ratio of exactly 1.25 whose interval reaches below 1.25: not slower.
+    const comparison at = compare_summarized(base, with_times(1.25), o);
     ASSERT_EQ(at.cases.size(), 1u);
     EXPECT_EQ(at.cases[0].write.ratio, 1.25);
     EXPECT_LT(at.cases[0].write.p, 1e-4);
+    EXPECT_LT(at.cases[0].write.ratio_low, 1.25);
     EXPECT_FALSE(at.cases[0].write.slower);
     EXPECT_FALSE(at.gate_fails());
-    const comparison above = compare_results(base, with_times(std::nextafter(1.25, 2.0)), o);
+    // Every resampled ratio above 1.25: slower, and the gate fails.
+    const comparison above = compare_summarized(base, with_times(1.25 / lo * (1 + 1e-9)), o);
     ASSERT_EQ(above.cases.size(), 1u);
-    EXPECT_GT(above.cases[0].write.ratio, 1.25);
+    EXPECT_GT(above.cases[0].write.ratio_low, 1.25);
     EXPECT_TRUE(above.cases[0].write.slower);
     EXPECT_TRUE(above.gate_fails());
-    // Faster by exactly 1/(1 + threshold) is not flagged faster either.
-    const comparison faster = compare_results(base, with_times(0.8), o);
-    ASSERT_EQ(faster.cases.size(), 1u);
-    EXPECT_EQ(faster.cases[0].write.ratio, 0.8);
+    // Faster: the whole interval below 1 / 1.25 = 0.8.
+    const comparison faster = compare_summarized(base, with_times(0.8), o);
     EXPECT_FALSE(faster.cases[0].write.faster);
-    EXPECT_TRUE(compare_results(base, with_times(std::nextafter(0.8, 0.0)), o).cases[0].write.faster);
-    // p must be below alpha: the same ratio with alpha 0 is never flagged.
+    EXPECT_TRUE(compare_summarized(base, with_times(0.8 * lo * (1 - 1e-9)), o).cases[0].write.faster);
+    // p must be below alpha too: the same ratio with alpha 0 is never flagged.
     o.alpha = 0;
-    EXPECT_FALSE(compare_results(base, with_times(2.0), o).gate_fails());
+    EXPECT_FALSE(compare_summarized(base, with_times(2.0), o).gate_fails());
+}
+
+// A disturbed side is judged net of its disturbance: new samples that
+// waited for a CPU for a fraction of each phase are slower only by what
+// that lost time cannot explain. By hand: 2x slower, 10% lost -> at least
+// 1.8x: slower; 1.3x slower, 30% lost -> 0.91x: not called.
+TEST(Compare, DisturbedPhasesAreJudgedNetOfTheirLostTime) {
+    auto record = [](double scale, double lost) {
+        case_result c = make_case("d", "raw", 1, 1, 12);
+        for (std::size_t k = 0; k < c.samples.size(); ++k) {
+            auto& s = c.samples[k];
+            s.write.wall_s = s.read.wall_s = scale * (1 + static_cast<double>(k) / 1024.0);
+            for (phase_sample* p : {&s.write, &s.read}) {
+                p->accounting.measured = true;
+                p->accounting.cpus = 2;
+                p->accounting.wait_s = lost * p->wall_s;
+            }
+        }
+        return make_result({c});
+    };
+    compare_options o;
+    o.threshold = parse_threshold("5%");
+    const comparison clean = compare_summarized(record(1, 0), record(1.3, 0), o);
+    EXPECT_TRUE(clean.cases[0].write.slower);
+    EXPECT_EQ(clean.base_disturbed + clean.new_disturbed, 0u);
+    const comparison big = compare_summarized(record(1, 0), record(2, 0.1), o);
+    EXPECT_TRUE(big.cases[0].write.disturbed);
+    EXPECT_TRUE(big.cases[0].write.slower) << "2x less 10% is still 1.8x";
+    EXPECT_NEAR(big.cases[0].write.slower_low, 1.8, 0.02);
+    const comparison c = compare_summarized(record(1, 0), record(1.3, 0.3), o);
+    EXPECT_DOUBLE_EQ(c.cases[0].write.ratio, 1.3);
+    EXPECT_TRUE(c.cases[0].write.disturbed);
+    EXPECT_FALSE(c.cases[0].write.slower) << "1.3x less 30% is 0.91x";
+    EXPECT_FALSE(c.gate_fails());
+    EXPECT_EQ(c.new_disturbed, 2u);
+    EXPECT_EQ(c.base_disturbed, 0u);
+    std::ostringstream t;
+    write_comparison(c, "table", t);
+    EXPECT_NE(t.str().find("write and read disturbed: judged net of it"), std::string::npos) << t.str();
+    EXPECT_NE(t.str().find("disturbed: 0 of 2 phases of base and 2 of new"), std::string::npos) << t.str();
+}
+
+// Ten cases of which nine moved by a few percent either way in a noisy
+// pair of runs and one by 30%: the run-to-run spread (1.4826 x MAD of the
+// log ratios; by hand 1.4826 x 0.0444 = 0.0658, so changes within
+// exp(3 x 0.0658) = +21.8% are not called) keeps the small moves from
+// being called, not the large one.
+TEST(Compare, RunToRunSpreadKeepsSmallMovesFromBeingCalled) {
+    const std::vector<double> moves = {1.06, 0.95, 1.04, 0.97, 1.05, 0.94, 1.03, 0.96, 1.0, 1.30};
+    std::vector<case_result> b, n;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        b.push_back(make_case("d", "f" + std::to_string(i), 1, 1));
+        n.push_back(make_case("d", "f" + std::to_string(i), moves[i], moves[i]));
+    }
+    compare_options o;
+    o.threshold = parse_threshold("2%");
+    const comparison c = compare_summarized(make_result(b), make_result(n), o);
+    std::vector<double> logs;
+    for (double m : moves)
+        for (int k = 0; k < 2; ++k)
+            logs.push_back(std::log(m));
+    std::sort(logs.begin(), logs.end());
+    const double centre = (logs[9] + logs[10]) / 2;
+    std::vector<double> dev;
+    for (double x : logs)
+        dev.push_back(std::abs(x - centre));
+    std::sort(dev.begin(), dev.end());
+    EXPECT_NEAR(c.run_spread, 1.4826 * (dev[9] + dev[10]) / 2, 1e-12);
+    EXPECT_NEAR(c.run_spread, 0.0658, 5e-4);
+    std::size_t slower = 0;
+    for (const case_comparison& k : c.cases)
+        slower += k.slower();
+    EXPECT_EQ(slower, 1u) << "only the 30% move is beyond 3 x the spread";
+    EXPECT_TRUE(find(c, "f9")->slower());
 }
 
 namespace {
@@ -297,7 +384,7 @@ case_result with_p99(case_result c, double p99_ns) {
 TEST(CompareLatency, P99RatioIsNewOverBase) {
     const study_result base = test::make_result({with_p99(test::make_case("d", "raw", 1.0, 1.0), 100)});
     const study_result next = test::make_result({with_p99(test::make_case("d", "raw", 1.0, 1.0), 200)});
-    const comparison c = compare_results(base, next, {});
+    const comparison c = compare_summarized(base, next, {});
     ASSERT_EQ(c.cases.size(), 1u);
     EXPECT_EQ(c.cases[0].base_p99_ns, 100);
     EXPECT_EQ(c.cases[0].new_p99_ns, 200);
@@ -316,7 +403,7 @@ TEST(CompareLatency, WithoutLatencyThereIsNoP99) {
     // A record of schema 3 has no latency: the comparison is as before.
     const study_result base = test::make_result({test::make_case("d", "raw", 1.0, 1.0)});
     const study_result next = test::make_result({test::make_case("d", "raw", 1.0, 1.0)});
-    const comparison c = compare_results(base, next, {});
+    const comparison c = compare_summarized(base, next, {});
     ASSERT_EQ(c.cases.size(), 1u);
     EXPECT_TRUE(std::isnan(c.cases[0].p99_ratio));
     std::ostringstream table;

@@ -58,6 +58,7 @@ study_result sample_record(double factor, const std::string& host) {
     r.spec.name = "synthetic <study>";
     r.context.host = host;
     r.context.cpu_model = "Test CPU & co";
+    summarize_study(r); // with the baseline set
     return r;
 }
 
@@ -157,6 +158,7 @@ TEST(HtmlReport, SingleRecordWithAFailedCase) {
     a.cases[1].status = case_status::crashed;
     a.cases[1].error = "signal 11 <SEGV>";
     a.cases[1].samples.clear();
+    summarize_study(a);
     const html_report r = render_html_report({{"one.json", a}}, "My <title>");
     EXPECT_NE(r.html.find("<title>My &lt;title&gt;</title>"), std::string::npos);
     EXPECT_NE(r.html.find("signal 11 &lt;SEGV&gt;"), std::string::npos);

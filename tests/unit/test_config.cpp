@@ -259,8 +259,8 @@ TEST(config_set, bad_value_is_reported_where_it_lands) {
     const std::string path = good("basic.yaml");
     std::string message = error_of([&] { fb::load_study_file(path, {"repeat=lots"}); });
     EXPECT_EQ(message,
-              path + ":4:11: defaults.repeat: expected a whole number of repetitions, 1 or more, got 'lots' "
-                     "(from --set 'repeat=lots')");
+              path + ":4:11: defaults.repeat: expected a whole number of repetitions, 1 or more, or auto "
+                     "(until the precision is reached), got 'lots' (from --set 'repeat=lots')");
 
     message = error_of([&] { fb::load_study_file(path, {"datasets.0.count=[1,"}); });
     EXPECT_EQ(message.rfind(path + ":7:12: --set 'datasets.0.count=[1,': the value is not valid YAML", 0), 0u)

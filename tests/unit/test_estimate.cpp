@@ -2,6 +2,7 @@
 // size bounds of binary and ascii cases (width, notation, precision,
 // separator, dtype, generated uniform data), and run times from an earlier
 // run's samples (same key; else scaled by count; repeat, warm-up, min_time).
+#include "results/summary.hpp"
 #include "run/estimate.hpp"
 #include "study/identity.hpp"
 
@@ -32,6 +33,7 @@ fb::case_result with_times(fb::case_spec c, std::vector<double> writes, std::vec
         rep.read.wall_s = reads[i];
         r.samples.push_back(rep);
     }
+    fb::summarize_case(r, 0.10, 5); // as loading a record does
     return r;
 }
 

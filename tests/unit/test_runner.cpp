@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <set>
@@ -263,6 +264,101 @@ TEST(runner, min_time_adds_repetitions_until_it_is_reached) {
     o.max_repetitions = 2;
     s.cases[0].params.min_time = 1000;
     EXPECT_EQ(run(s, ex, o).result.cases[0].samples.size(), 2u);
+}
+
+// Disturbed samples (results/summary.hpp): scripted phases, three of ten
+// of which waited for a CPU for half their time. By hand: the 7 undisturbed
+// writes 10..16 ms give the median 13 ms; with 7 samples the 95% interval
+// of the median by order statistics is [x(1), x(7)] = [10, 16] ms
+// (P(B <= 0) = 1/128 <= 0.025 < P(B <= 1) = 8/128), precision 3 / 13.
+TEST(runner, the_estimate_rests_on_the_undisturbed_samples) {
+    fb::mock_executor ex;
+    ex.script = [](const fb::case_spec&) {
+        fb::mock_script s;
+        s.write_s = {0.010, 0.011, 0.012, 0.013, 0.014, 0.015, 0.016, 0.030, 0.031, 0.032};
+        s.write_wait_s = {0, 0, 0, 0, 0, 0, 0, 0.015, 0.016, 0.017};
+        s.read_s = {0.005};
+        return s;
+    };
+    auto out = run(study_of(1, 10, 0), ex);
+    const fb::phase_figures& w = out.result.cases.at(0).figures.write;
+    EXPECT_EQ(w.n, 10u);
+    EXPECT_EQ(w.disturbed, 3u);
+    EXPECT_EQ(w.used, 7u);
+    EXPECT_FALSE(w.on_disturbed);
+    EXPECT_DOUBLE_EQ(w.median_s, 0.013);
+    EXPECT_DOUBLE_EQ(w.ci_low_s, 0.010);
+    EXPECT_DOUBLE_EQ(w.ci_high_s, 0.016);
+    EXPECT_NEAR(w.precision, 0.003 / 0.013, 1e-12);
+    // 10..16 ms: sample stddev sqrt(28 / 6) = 2.16 ms, CV 16.6% of the used samples.
+    EXPECT_NEAR(w.cv, std::sqrt(28.0 / 6) / 13, 1e-9);
+    EXPECT_TRUE(w.high_cv);
+
+    // Six of ten disturbed: four undisturbed are too few (fewer than 6), so
+    // the estimate rests on all ten and says so. By hand: median of all ten
+    // (14 + 15) / 2 = 14.5 ms; n = 10: P(B <= 1) = 11/1024 <= 0.025 <
+    // P(B <= 2) = 56/1024, so [x(2), x(9)] = [11, 31] ms.
+    ex.script = [](const fb::case_spec&) {
+        fb::mock_script s;
+        s.write_s = {0.010, 0.011, 0.012, 0.013, 0.014, 0.015, 0.016, 0.030, 0.031, 0.032};
+        s.write_wait_s = {0, 0, 0, 0, 0.005, 0.005, 0.005, 0.015, 0.016, 0.017};
+        s.read_s = {0.005};
+        return s;
+    };
+    out = run(study_of(1, 10, 0), ex);
+    const fb::case_result& c = out.result.cases.at(0);
+    EXPECT_EQ(c.figures.write.disturbed, 6u);
+    EXPECT_EQ(c.figures.write.used, 10u);
+    EXPECT_TRUE(c.figures.write.on_disturbed);
+    EXPECT_TRUE(c.figures.write.noisy());
+    EXPECT_DOUBLE_EQ(c.figures.write.median_s, 0.0145);
+    EXPECT_DOUBLE_EQ(c.figures.write.ci_low_s, 0.011);
+    EXPECT_DOUBLE_EQ(c.figures.write.ci_high_s, 0.031);
+    ASSERT_EQ(c.figures.noise.size(), 1u);
+    EXPECT_NE(c.figures.noise[0].find("6 of 10 samples disturbed"), std::string::npos) << c.figures.noise[0];
+    EXPECT_FALSE(c.figures.read.noisy());
+}
+
+// repeat: auto. Writes of 1.2, 0.8 and then 1.0 ms, reads of 1 ms: the
+// write's interval is [x(1), x(n)] = [0.8, 1.2] (precision 20%) up to 8
+// samples and [x(2), x(8)] = [1.0, 1.0] at 9 (P(B <= 1) = 10/512 <=
+// 0.025): it stops at 9 repetitions, precision reached.
+TEST(runner, repeat_auto_stops_when_the_precision_is_reached) {
+    fb::mock_executor ex;
+    ex.script = [](const fb::case_spec&) {
+        fb::mock_script s;
+        s.write_s.assign(30, 0.001);
+        s.write_s[0] = 0.0012;
+        s.write_s[1] = 0.0008;
+        s.read_s = {0.001};
+        return s;
+    };
+    fb::study st = study_of(1, 0, 0);
+    st.cases[0].params.precision = 0.02;
+    auto out = run(st, ex);
+    const fb::case_result& c = out.result.cases.at(0);
+    EXPECT_EQ(c.samples.size(), 9u);
+    EXPECT_EQ(c.stop, fb::case_stop::precision);
+    EXPECT_DOUBLE_EQ(c.figures.write.precision, 0);
+
+    // Writes alternating 1 and 2 ms never come within 1%: the budget
+    // (max_time 49 ms) ends it after 20 repetitions (10 x 2 ms + 10 x 3 ms
+    // = 50 ms; 19 give 47 ms).
+    ex.script = [](const fb::case_spec&) {
+        fb::mock_script s;
+        s.write_s = {0.001, 0.002};
+        s.read_s = {0.001};
+        return s;
+    };
+    st.cases[0].params.precision = 0.01;
+    st.cases[0].params.max_time = 0.049;
+    out = run(st, ex);
+    EXPECT_EQ(out.result.cases.at(0).samples.size(), 20u);
+    EXPECT_EQ(out.result.cases.at(0).stop, fb::case_stop::budget);
+    // A fixed repeat stops at its count.
+    out = run(study_of(1, 4, 0), ex);
+    EXPECT_EQ(out.result.cases.at(0).samples.size(), 4u);
+    EXPECT_EQ(out.result.cases.at(0).stop, fb::case_stop::repeat);
 }
 
 TEST(runner, a_failing_repetition_ends_that_case_only_and_keeps_its_samples) {

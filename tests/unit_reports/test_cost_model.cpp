@@ -5,6 +5,7 @@
 // count sweep's cases by format.
 #include "report/table.hpp"
 #include "results/cost_model.hpp"
+#include "results/summary.hpp"
 #include "study/identity.hpp"
 
 #include <gtest/gtest.h>
@@ -73,6 +74,12 @@ TEST(CostModel, NonNegativeFitNeverGivesANegativeCost) {
 
 namespace {
 
+// fit_cost_models over cases summarized as a run leaves them.
+std::vector<cost_fit> fit_summarized(std::vector<case_result> cases) {
+    summarize_cases(cases, 0.10, 5, "");
+    return fit_cost_models(cases);
+}
+
 // Cases of one format "f" at the counts given, one sample each, write time
 // t(n) and read time t(n) / 2, with identities assigned as the plan does.
 std::vector<case_result> sweep(const std::vector<double>& counts, const std::function<double(double)>& t,
@@ -114,7 +121,7 @@ TEST(CostModel, ValidRangeRecoversKnownCostsAboveAFloor) {
     std::size_t i = 0;
     const auto cases =
         sweep(counts, [&](double n) { return std::max(100e-6, a + b * n) * (1 + 0.01 * noise[i++]); });
-    const auto fits = fit_cost_models(cases);
+    const auto fits = fit_summarized(cases);
     ASSERT_EQ(fits.size(), 2u);
     const cost_fit& w = fits[0];
     ASSERT_TRUE(w.linear);
@@ -160,7 +167,7 @@ TEST(CostModel, NoLinearRangeSaysSoAndHasNoCrossover) {
     assign_identities(specs);
     for (std::size_t i = 0; i < cases.size(); ++i)
         cases[i].spec = specs[i];
-    const auto fits = fit_cost_models(cases);
+    const auto fits = fit_summarized(cases);
     ASSERT_EQ(fits.size(), 4u);
     const cost_fit& s = fits[0];
     EXPECT_EQ(s.label, "sqrt");
@@ -180,7 +187,7 @@ TEST(CostModel, NoLinearRangeSaysSoAndHasNoCrossover) {
 
 TEST(CostModel, NegativeInterceptIsNeverReported) {
     // t = 2 ns n - 1 us at 10^4 .. 10^7: linear with a = 0, never "-1 us".
-    const auto fits = fit_cost_models(sweep({1e4, 1e5, 1e6, 1e7}, [](double n) { return 2e-9 * n - 1e-6; }));
+    const auto fits = fit_summarized(sweep({1e4, 1e5, 1e6, 1e7}, [](double n) { return 2e-9 * n - 1e-6; }));
     ASSERT_EQ(fits.size(), 2u);
     for (const cost_fit& f : fits) {
         ASSERT_TRUE(f.linear);
@@ -254,7 +261,7 @@ TEST(CostModel, FitsEachFormatOfACountSweep) {
     assign_identities(specs);
     for (std::size_t i = 0; i < cases.size(); ++i)
         cases[i].spec = specs[i];
-    const auto fits = fit_cost_models(cases);
+    const auto fits = fit_summarized(cases);
     ASSERT_EQ(fits.size(), 4u) << "raw and text, write and read; memory has 2 counts";
     EXPECT_EQ(fits[0].label, "raw");
     EXPECT_TRUE(fits[0].write);
@@ -287,7 +294,7 @@ TEST(CostModel, CasesReadBackWithoutIdentitiesAreGroupedByFormat) {
         cases[i].spec.index = i;
         cases[i].spec.identity.clear();
     }
-    const auto fits = fit_cost_models(cases);
+    const auto fits = fit_summarized(cases);
     ASSERT_EQ(fits.size(), 4u);
     EXPECT_EQ(fits[0].label, "raw");
     EXPECT_NEAR(fits[0].fit.a, 40e-6, 1e-15);

@@ -10,11 +10,13 @@
 #include "report/terminal_text.hpp"
 #include "report/verdict.hpp"
 #include "results/noise.hpp"
+#include "results/summary.hpp"
 #include "test_env.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -86,7 +88,8 @@ study_result fixture() {
     return r;
 }
 
-std::string console(const study_result& r, std::size_t width, std::vector<std::string> columns = {}) {
+std::string console(study_result r, std::size_t width, std::vector<std::string> columns = {}) {
+    summarize_study(r); // as the runner leaves a record
     render_options style;
     style.width = width;
     style.columns = std::move(columns);
@@ -142,7 +145,11 @@ TEST(terminal_text, wraps_words_and_keeps_long_words_whole) {
 TEST(console_layout, matches_the_golden_files) {
     for (const std::size_t width : {80u, 100u, 200u}) {
         const std::string text = console(fixture(), width);
-        EXPECT_EQ(text, golden("console-" + std::to_string(width) + ".txt")) << text;
+        const std::string name = "console-" + std::to_string(width) + ".txt";
+        // FB_UPDATE_GOLDEN=1: write the files anew (then read the diff before committing).
+        if (const char* update = std::getenv("FB_UPDATE_GOLDEN"); update && *update == '1')
+            std::ofstream(std::string(FB_GOLDEN_DIR) + "/" + name, std::ios::binary) << text;
+        EXPECT_EQ(text, golden(name)) << text;
         for (const std::string& l : lines_of(text))
             EXPECT_LE(display_width(l), width) << l;
     }
@@ -199,6 +206,7 @@ TEST(console_layout, column_ids_are_checked) {
 // max(slower)/min(faster), for around() 0.923 and 1.083 times the ratio.
 TEST(verdict, names_the_fastest_and_says_whether_it_is_significant) {
     study_result r = fixture();
+    summarize_study(r);
     const auto groups = group_by_dataset(r.cases);
     const auto v = dataset_verdict(r, groups.front());
     ASSERT_EQ(v.size(), 2u);
@@ -236,6 +244,7 @@ TEST(verdict, a_difference_inside_the_noise_is_not_significant) {
     // medians is 1 and a resample can land on either side of it.
     r.cases[0].samples = reps({1, 2, 3, 4, 5}, {1, 2, 3, 4, 5});
     r.cases[1].samples = reps({5, 3, 1, 4, 2}, {2, 4, 1, 5, 3});
+    summarize_study(r);
     const auto groups = group_by_dataset(r.cases);
     const auto v = dataset_verdict(r, groups.front());
     ASSERT_EQ(v.size(), 2u);
@@ -250,6 +259,7 @@ TEST(verdict, a_difference_inside_the_noise_is_not_significant) {
     // sides being the same samples, on both sides of 1.
     r.cases[0].samples = reps(around(1), around(1));
     r.cases[1].samples = reps(around(1), around(1));
+    summarize_study(r);
     const auto narrow = dataset_verdict(r, group_by_dataset(r.cases).front());
     EXPECT_GE(narrow[0].against_next.low, 0.96 / 1.04 - 1e-12);
     EXPECT_LE(narrow[0].against_next.high, 1.04 / 0.96 + 1e-12);
@@ -260,6 +270,7 @@ TEST(verdict, prints_published_speedups_beside_this_run) {
     study_result r = fixture();
     r.spec.published.push_back({"raw", "gfortran (f0.16) / list-directed", 62.5, 325, "the Fortran tip"});
     r.spec.published.push_back({"nosuch", "raw", 2, 2, "x"}); // not in this data set: no line
+    summarize_study(r);
     const auto groups = group_by_dataset(r.cases);
     const auto lines = verdict_lines(r, groups.front());
     ASSERT_EQ(lines.size(), 4u);
@@ -273,6 +284,7 @@ TEST(verdict, prints_published_speedups_beside_this_run) {
 TEST(verdict, none_with_fewer_than_two_formats_that_keep_a_file) {
     study_result r = fixture();
     r.cases = {r.cases[2], r.cases[4]}; // raw and memory
+    summarize_study(r);
     const auto groups = group_by_dataset(r.cases);
     EXPECT_TRUE(verdict_lines(r, groups.front()).empty());
 }
@@ -287,7 +299,8 @@ TEST(noise_summary, counts_each_reason_and_names_the_worst) {
     r.cases[3].samples = reps(around(0.0020), {0.00040, 0.00041, 0.00039, 0.00040, 0.0010});
     // ascii: three samples, fewer than 5, in both phases.
     r.cases[1].samples = reps({0.0288, 0.030, 0.0312}, {0.0192, 0.020, 0.0208});
-    const noise_summary s = summarize_noise(r.cases, 0.10, 5);
+    summarize_study(r);
+    const noise_summary s = summarize_noise(r.cases, 5);
     EXPECT_EQ(s.phases, 10u); // five ok cases
     EXPECT_EQ(s.noisy, 4u);   // raw write, mmap read, ascii write and read
     EXPECT_EQ(s.high_cv, 2u); // raw write; mmap read's outlier makes its CV 43% too
@@ -319,7 +332,8 @@ TEST(noise_summary, suggests_the_repetitions_that_steady_the_median) {
     // relative spread is (1 / 1.349) / 1 = 0.7413 and N = ceil((1.96 x
     // 1.2533 x 0.7413 / 0.05)^2) = 1327; min_time = 1327 x (1 + 0.5) ms = 1.99 s, typed as 2s.
     r.cases[2].samples = reps({0.001, 0.001, 0.001, 0.002, 0.002}, around(0.0005));
-    const noise_summary s = summarize_noise(r.cases, 0.10, 5);
+    summarize_study(r);
+    const noise_summary s = summarize_noise(r.cases, 5);
     EXPECT_EQ(s.noisy, 1u);
     EXPECT_EQ(s.high_cv, 1u);
     EXPECT_EQ(s.worst->spec.format.label, "raw");
@@ -333,7 +347,9 @@ TEST(noise_summary, suggests_the_repetitions_that_steady_the_median) {
 }
 
 TEST(noise_summary, nothing_to_say_for_steady_phases) {
-    const noise_summary s = summarize_noise(fixture().cases, 0.10, 5);
+    study_result r = fixture();
+    summarize_study(r);
+    const noise_summary s = summarize_noise(r.cases, 5);
     EXPECT_EQ(s.phases, 10u);
     EXPECT_EQ(s.noisy, 0u);
     EXPECT_FALSE(noise_summary_text(s, 0.10, 5, false));

@@ -5,8 +5,10 @@
 // standard's 10000th-output value) and of the resampling, plus properties
 // (the interval holds the point estimate and narrows with more samples),
 // and the shared write phase of rows that differ only in cache.
+#include "results/figures.hpp"
 #include "results/noise.hpp"
 #include "results/stats.hpp"
+#include "results/summary.hpp"
 #include "study/identity.hpp"
 
 #include <gtest/gtest.h>
@@ -31,6 +33,27 @@ case_result timed(std::size_t index, const std::string& label, cache_mode cache,
         r.samples.push_back(rep);
     }
     return r;
+}
+
+const study_result& summarized(study_result& r) {
+    summarize_study(r);
+    return r;
+}
+
+// The figures of one phase of these wall times (no accounting: undisturbed).
+phase_figures phase_of(const std::vector<double>& times, double noise_cv, unsigned noise_min_samples) {
+    std::vector<phase_sample> samples(times.size());
+    std::vector<const phase_sample*> ptrs;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        samples[i].wall_s = times[i];
+        ptrs.push_back(&samples[i]);
+    }
+    return summarize_phase(ptrs, 0, noise_cv, noise_min_samples);
+}
+
+std::vector<std::string> findings(case_result c, double noise_cv, unsigned noise_min_samples) {
+    summarize_case(c, noise_cv, noise_min_samples);
+    return c.figures.noise;
 }
 
 } // namespace
@@ -60,30 +83,30 @@ TEST(Noise, OutliersAreBeyondTukeysFences) {
 
 TEST(Noise, CvAndSampleThresholds) {
     // 9 11 9 11: mean 10, sample stddev sqrt(4/3) = 1.1547, CV 11.5%
-    const phase_noise p = assess_phase({9, 11, 9, 11}, 0.10, 5);
+    const phase_figures p = phase_of({9, 11, 9, 11}, 0.10, 5);
     EXPECT_EQ(p.n, 4u);
     EXPECT_NEAR(p.cv, 0.11547005383792516, 1e-12);
     EXPECT_TRUE(p.high_cv);
     EXPECT_TRUE(p.few_samples) << "4 < 5";
     EXPECT_EQ(p.outliers, 0u);
-    const phase_noise q = assess_phase({9, 11, 9, 11}, 0.12, 4);
+    const phase_figures q = phase_of({9, 11, 9, 11}, 0.12, 4);
     EXPECT_FALSE(q.high_cv) << "11.5% is not above 12%";
     EXPECT_FALSE(q.few_samples);
     EXPECT_FALSE(q.noisy());
-    EXPECT_FALSE(assess_phase({5}, 0.01, 1).high_cv) << "one sample has no CV";
+    EXPECT_FALSE(phase_of({5}, 0.01, 1).high_cv) << "one sample has no CV";
 }
 
 TEST(Noise, FindingsNameThePhaseAndTheRule) {
     case_result c = timed(0, "x", cache_mode::warm, {1, 2, 3, 4, 10}, {1, 1, 1, 1, 1});
-    const auto f = noise_findings(c, 0.10, 5);
+    const auto f = findings(c, 0.10, 5);
     ASSERT_EQ(f.size(), 1u) << "the read phase is steady";
     // write: mean 4, stddev sqrt(50/4) = 3.5355, CV 88.4%
     EXPECT_EQ(f[0], "write: CV 88.4% is above 10%; 1 of 5 samples is an outlier (beyond 1.5 IQR)");
-    const auto few = noise_findings(timed(0, "x", cache_mode::warm, {1, 1}, {2, 2}), 0.10, 3);
+    const auto few = findings(timed(0, "x", cache_mode::warm, {1, 1}, {2, 2}), 0.10, 3);
     ASSERT_EQ(few.size(), 2u);
     EXPECT_EQ(few[1], "read: only 2 samples (fewer than 3)");
     c.status = case_status::failed;
-    EXPECT_TRUE(noise_findings(c, 0.10, 5).empty()) << "a failed case is reported as failed, not as noisy";
+    EXPECT_TRUE(findings(c, 0.10, 5).empty()) << "a failed case is reported as failed, not as noisy";
 }
 
 TEST(Noise, BootstrapIntervalIsPinned) {
@@ -111,7 +134,7 @@ TEST(Noise, BootstrapIntervalHoldsTheEstimateAndNarrowsWithMoreSamples) {
     double last_width = INFINITY;
     for (std::size_t n : {5u, 20u, 50u}) {
         const auto b = sample(10, n), t = sample(2, n);
-        const speedup_estimate e = estimate_speedup(b, t);
+        const speedup_estimate e{speedup(b, t), bootstrap_speedup_interval(b, t)};
         EXPECT_NEAR(e.value, 5.0, 1e-12) << n;
         EXPECT_LE(e.ci.low, e.value) << n;
         EXPECT_GE(e.ci.high, e.value) << n;
@@ -135,17 +158,18 @@ TEST(Noise, CacheRowsShareTheirWriteSamples) {
     assign_identities(specs);
     for (std::size_t i = 0; i < all.size(); ++i)
         all[i].spec = specs[i];
+    summarize_cases(all, 0.10, 1, "");
     EXPECT_EQ(shared_write_times(all, all[1]), (std::vector<double>{1, 1, 1, 3, 3, 3}));
     // pooled raw writes: median of 1 1 1 3 3 3 = 2; zlib 2: write speed-up 1 for warm and cold alike
-    const speedup_estimate warm = write_speedup(all, all[0], all[2]),
-                           cold = write_speedup(all, all[1], all[3]);
+    const speedup_estimate warm = pair_speedup(all, all[0], all[2], true),
+                           cold = pair_speedup(all, all[1], all[3], true);
     EXPECT_DOUBLE_EQ(warm.value, 1.0);
     EXPECT_DOUBLE_EQ(cold.value, 1.0);
     EXPECT_EQ(warm.ci.low, cold.ci.low);
     EXPECT_EQ(warm.ci.high, cold.ci.high);
     // reads are not shared: 1/2 and 5/4
-    EXPECT_DOUBLE_EQ(read_speedup(all[0], all[2]).value, 0.5);
-    EXPECT_DOUBLE_EQ(read_speedup(all[1], all[3]).value, 1.25);
+    EXPECT_DOUBLE_EQ(pair_speedup(all, all[0], all[2], false).value, 0.5);
+    EXPECT_DOUBLE_EQ(pair_speedup(all, all[1], all[3], false).value, 1.25);
 }
 
 TEST(Noise, ShortRewarmsAreNamedUnderInterleaveAndShuffleOnly) {
@@ -154,7 +178,7 @@ TEST(Noise, ShortRewarmsAreNamedUnderInterleaveAndShuffleOnly) {
     // Re-warms of medians 2 + 1 = 3 ms and 30 + 30 = 60 ms (hand-computed).
     r.cases.push_back(timed(0, "fast", cache_mode::warm, {0.003, 0.002, 0.001}, {0.001, 0.001, 0.001}));
     r.cases.push_back(timed(1, "slow", cache_mode::warm, {0.030, 0.030, 0.030}, {0.030, 0.030, 0.030}));
-    auto f = short_rewarm_finding(r);
+    auto f = short_rewarm_finding(summarized(r));
     ASSERT_TRUE(f.has_value());
     EXPECT_NE(f->find("schedule interleave: 1 of 2 cases re-warm for less than 50 ms"), std::string::npos)
         << *f;
@@ -163,16 +187,17 @@ TEST(Noise, ShortRewarmsAreNamedUnderInterleaveAndShuffleOnly) {
 
     // A warmup_time of 50 ms makes the fast case's re-warm long enough.
     r.cases[0].spec.params.warmup_time = 0.05;
-    EXPECT_FALSE(short_rewarm_finding(r).has_value());
+    EXPECT_FALSE(short_rewarm_finding(summarized(r)).has_value());
     r.cases[0].spec.params.warmup_time = 0.049;
-    ASSERT_TRUE(short_rewarm_finding(r).has_value());
-    EXPECT_NE(short_rewarm_finding(r)->find("'fast', 49 ms"), std::string::npos) << *short_rewarm_finding(r);
+    ASSERT_TRUE(short_rewarm_finding(summarized(r)).has_value());
+    EXPECT_NE(short_rewarm_finding(summarized(r))->find("'fast', 49 ms"), std::string::npos)
+        << *short_rewarm_finding(summarized(r));
     r.cases[0].spec.params.warmup_time = 0;
 
     // Both short: the shorter one is named.
     r.spec.schedule = schedule_mode::shuffle;
     r.cases[1] = timed(1, "faster", cache_mode::warm, {0.001}, {0.0005});
-    f = short_rewarm_finding(r);
+    f = short_rewarm_finding(summarized(r));
     ASSERT_TRUE(f.has_value());
     EXPECT_NE(f->find("schedule shuffle: 2 of 2 cases"), std::string::npos) << *f;
     EXPECT_NE(f->find("case 1, 'faster', 1.5 ms"), std::string::npos) << *f;
@@ -180,12 +205,12 @@ TEST(Noise, ShortRewarmsAreNamedUnderInterleaveAndShuffleOnly) {
     // A failed case does not count; sequential never re-warms; one case
     // has no neighbour.
     r.cases[1].status = case_status::failed;
-    f = short_rewarm_finding(r);
+    f = short_rewarm_finding(summarized(r));
     ASSERT_TRUE(f.has_value());
     EXPECT_NE(f->find("1 of 2 cases"), std::string::npos) << *f;
     r.spec.schedule = schedule_mode::sequential;
-    EXPECT_FALSE(short_rewarm_finding(r).has_value());
+    EXPECT_FALSE(short_rewarm_finding(summarized(r)).has_value());
     r.spec.schedule = schedule_mode::interleave;
     r.cases.pop_back();
-    EXPECT_FALSE(short_rewarm_finding(r).has_value());
+    EXPECT_FALSE(short_rewarm_finding(summarized(r)).has_value());
 }

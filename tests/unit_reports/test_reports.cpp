@@ -5,6 +5,7 @@
 #include "report/units.hpp"
 #include "results/json.hpp"
 #include "results/stats.hpp"
+#include "results/summary.hpp"
 #include "test_env.hpp"
 
 #include <gtest/gtest.h>
@@ -132,6 +133,7 @@ study_result make_result() {
         r.spec.cases.push_back(c.spec);
     // A planned case that never ran (interrupted study): in the plan only.
     r.spec.cases.push_back(make_spec(5, "never", "raw"));
+    summarize_study(r); // as the runner leaves a record
     return r;
 }
 
@@ -143,6 +145,7 @@ std::string render(const study_result& r, const char* format, const render_optio
     auto o = output_kind_named(format, "").make(path.string(), {}, style);
     run_outcome outcome;
     outcome.result = r;
+    summarize_study(outcome.result); // as the runner leaves a record
     o->end(outcome);
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;
@@ -242,6 +245,7 @@ TEST(ResultsJson, RoundTripIsLossless) {
     r.spec.cases[0].dataset.mean = std::numeric_limits<double>::quiet_NaN();
     r.cases[0].spec.dataset.mean = std::numeric_limits<double>::quiet_NaN();
     r.spec.cases[0].dataset.file_options = {{"a", "1"}, {"b", "x, \"y\""}};
+    summarize_study(r);
     const json j = to_json(r);
     // Through text, as a file would go.
     const study_result back = study_result_from_json(json::parse(j.dump()), "mem.json");
@@ -291,7 +295,7 @@ TEST(ResultsJson, MessageOnlyFieldsMayBeAbsent) {
 
 TEST(ResultsJson, RecordShape) {
     const json j = to_json(make_result());
-    EXPECT_EQ(j["schema_version"], 4);
+    EXPECT_EQ(j["schema_version"], 5);
     EXPECT_EQ(j["generator"].get<std::string>().rfind("formatbench ", 0), 0u);
     const json& ascii = j["cases"][0];
     EXPECT_EQ(ascii["format"]["label"], "ascii");
@@ -310,6 +314,7 @@ TEST(ResultsJson, RecordShape) {
 TEST(ResultsJson, NonFiniteIsNull) {
     study_result r = make_result();
     r.cases[0].verify.max_abs_error = std::numeric_limits<double>::infinity();
+    summarize_study(r);
     const json j = to_json(r);
     EXPECT_TRUE(j["cases"][0]["verify"]["max_abs_error"].is_null());
     EXPECT_NO_THROW((void)j.dump());
@@ -350,7 +355,7 @@ TEST(ResultsJson, ErrorsNameSourceAndPath) {
     EXPECT_NE(message(bad).find("out of range"), std::string::npos) << message(bad);
 
     bad = good;
-    bad["schema_version"] = 5;
+    bad["schema_version"] = 6;
     m = message(bad);
     EXPECT_NE(m.find("schema_version"), std::string::npos) << m;
 
@@ -564,6 +569,7 @@ study_result hand_made_result() {
     fast.file_bytes = 6'000'000;
     r.cases = {text, fast};
     r.spec.cases = {text.spec, fast.spec};
+    summarize_study(r); // as the runner leaves a record
     return r;
 }
 
@@ -672,6 +678,7 @@ study_result latency_result() {
             l.cdf_ns.push_back(50 + k * (max[i] - 50) / 100);
         fast.samples[i].read.latency = l;
     }
+    summarize_study(r); // as the runner leaves a record
     return r;
 }
 

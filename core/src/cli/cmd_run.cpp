@@ -238,11 +238,11 @@ int run_command(const global_options& global, const run_arguments& a) {
         const auto& cases = outcome.result.cases;
         if (a.verbose)
             for (const case_result& c : cases)
-                for (const auto& finding : noise_findings(c, p->s.noise_cv, p->s.noise_min_samples))
+                for (const auto& finding : c.figures.noise)
                     fmt::print(stderr, "formatbench: warning: case {} ({}): {}\n", c.spec.index,
                                describe_case(c.spec), finding);
-        if (auto text = noise_summary_text(summarize_noise(cases, p->s.noise_cv, p->s.noise_min_samples),
-                                           p->s.noise_cv, p->s.noise_min_samples, a.verbose))
+        if (auto text = noise_summary_text(summarize_noise(cases, p->s.noise_min_samples), p->s.noise_cv,
+                                           p->s.noise_min_samples, a.verbose))
             for (const std::string& l : detail::wrap_words("formatbench: warning: " + *text, width, "  "))
                 fmt::print(stderr, "{}\n", l);
         if (auto finding = short_rewarm_finding(outcome.result))

@@ -45,6 +45,11 @@ std::string verdict(const case_comparison& c) {
     std::string v = parts.empty() ? "no significant change" : "";
     for (std::size_t i = 0; i < parts.size(); ++i)
         v += (i ? ", " : "") + parts[i];
+    if (c.write.disturbed || c.read.disturbed)
+        v += fmt::format(" ({} disturbed: judged net of it)", c.write.disturbed && c.read.disturbed
+                                                                  ? "write and read"
+                                                              : c.write.disturbed ? "write"
+                                                                                  : "read");
     if (c.unreliable) v += " (unreliable: few repetitions)";
     return v;
 }
@@ -64,6 +69,11 @@ nlohmann::json phase_json(const phase_comparison& p) {
             {"new_median_s", number(p.new_median_s)},
             {"ratio", number(p.ratio)},
             {"change_percent", number((p.ratio - 1) * 100)},
+            {"ratio_ci_low", number(p.ratio_low)},
+            {"ratio_ci_high", number(p.ratio_high)},
+            {"disturbed", p.disturbed},
+            {"slower_net_low", number(p.slower_low)},
+            {"faster_net_high", number(p.faster_high)},
             {"p", number(p.p)},
             {"slower", p.slower},
             {"faster", p.faster}};
@@ -111,6 +121,10 @@ void write_json(const comparison& c, std::ostream& out) {
     j["geomean_read_ratio"] = number(c.geomean_read);
     j["comparable"] = c.comparable_count();
     j["significantly_slower"] = c.slower_count();
+    j["run_spread"] = number(c.run_spread);
+    j["phases"] = c.phases;
+    j["base_disturbed_phases"] = c.base_disturbed;
+    j["new_disturbed_phases"] = c.new_disturbed;
     j["unreliable"] = c.unreliable_count();
     j["gate_fails"] = c.gate_fails();
     out << j.dump(2) << '\n';
@@ -150,6 +164,18 @@ constexpr const char* p99_note = "p99 ratio = new / base of the read operations'
                                  "(median over the repetitions; access patterns only; above 1: the slow "
                                  "tail got slower; not part of the verdict)";
 
+// "+2.3% [-1.0, +5.1]": the change and its 95% interval.
+std::string change_with_interval(const phase_comparison& p) {
+    const std::string change = format_change(p.ratio);
+    if (!std::isfinite(p.ratio_low) || !std::isfinite(p.ratio_high) || p.ratio_low == p.ratio_high)
+        return change;
+    auto bound = [](double r) {
+        const std::string t = format_change(r);
+        return t.substr(0, t.size() - 1); // without the %
+    };
+    return fmt::format("{} [{}, {}]", change, bound(p.ratio_low), bound(p.ratio_high));
+}
+
 std::vector<std::string> row(const case_comparison& k) {
     const auto& w = k.write;
     const auto& r = k.read;
@@ -173,12 +199,12 @@ std::vector<std::string> row(const case_comparison& k) {
             format_duration(w.base_median_s),
             format_duration(w.new_median_s),
             format_ratio(w.ratio),
-            format_change(w.ratio),
+            change_with_interval(w),
             format_p(w.p),
             format_duration(r.base_median_s),
             format_duration(r.new_median_s),
             format_ratio(r.ratio),
-            format_change(r.ratio),
+            change_with_interval(r),
             format_p(r.p),
             verdict(k)};
 }
@@ -190,9 +216,24 @@ std::vector<std::string> summary_lines(const comparison& c) {
                     "read {} ({})",
                     c.comparable_count(), format_ratio(c.geomean_write), format_change(c.geomean_write),
                     format_ratio(c.geomean_read), format_change(c.geomean_read)));
+    lines.push_back(fmt::format(
+        "significantly slower (95% interval above 1 + threshold, p < {:g}, beyond the run-to-run spread, "
+        "undisturbed; threshold {}): {} case(s)",
+        c.options.alpha, threshold_text(c.options), c.slower_count()));
     lines.push_back(
-        fmt::format("significantly slower (p < {:g} and ratio > 1 + threshold, threshold {}): {} case(s)",
-                    c.options.alpha, threshold_text(c.options), c.slower_count()));
+        c.run_spread > 0
+            ? fmt::format("run-to-run spread of the ratios: {:.1f}% (robust, over {} phases): a change "
+                          "smaller than {:.1f}% either way is not called",
+                          (std::exp(c.run_spread) - 1) * 100, 2 * c.comparable_count(),
+                          (std::exp(3 * c.run_spread) - 1) * 100)
+            : fmt::format("run-to-run spread: not estimated (fewer than {} phases compared)",
+                          run_spread_min_phases));
+    if (c.base_disturbed + c.new_disturbed > 0)
+        lines.push_back(fmt::format(
+            "disturbed: {} of {} phases of base and {} of new rest on samples something else took the CPU "
+            "from; a change is called there only beyond what that lost time explains (a quieter machine "
+            "tells more)",
+            c.base_disturbed, c.phases, c.new_disturbed));
     if (c.unreliable_count() > 0)
         lines.push_back(fmt::format(
             "warning: {} case(s) have fewer than {} repetitions on a side: their p-values "
@@ -245,8 +286,8 @@ void write_table(const comparison& c, std::ostream& out) {
     out << '\n';
     for (const std::string& l : summary_lines(c))
         out << l << '\n';
-    out << "ratio = new median / base median (above 1: slower); p: two-sided Mann-Whitney U over all "
-           "samples\n";
+    out << "ratio = new median / base median (above 1: slower); change [95% bootstrap interval]; p: "
+           "two-sided Mann-Whitney U over the samples each median rests on\n";
     if (p99) out << p99_note << '\n';
 }
 
@@ -277,8 +318,8 @@ void write_markdown(const comparison& c, std::ostream& out) {
     out << '\n';
     for (const std::string& l : summary_lines(c))
         out << "- " << md_cell(l) << '\n';
-    out << "- ratio = new median / base median (above 1: slower); p: two-sided Mann-Whitney U over all "
-           "samples\n";
+    out << "- ratio = new median / base median (above 1: slower); change [95% bootstrap interval]; p: "
+           "two-sided Mann-Whitney U over the samples each median rests on\n";
     if (p99) out << "- " << p99_note << '\n';
 }
 

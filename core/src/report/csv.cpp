@@ -82,7 +82,22 @@ std::vector<std::string> columns() {
                              "read_p90_ns",
                              "read_p99_ns",
                              "read_p99_9_ns",
-                             "read_max_ns"})
+                             "read_max_ns",
+                             "stop",
+                             "write_used",
+                             "write_disturbed",
+                             "write_ci_low_s",
+                             "write_ci_high_s",
+                             "write_precision",
+                             "read_used",
+                             "read_disturbed",
+                             "read_ci_low_s",
+                             "read_ci_high_s",
+                             "read_precision",
+                             "write_speedup_ci_low",
+                             "write_speedup_ci_high",
+                             "read_speedup_ci_low",
+                             "read_speedup_ci_high"})
         c.emplace_back(name);
     return c;
 }
@@ -104,7 +119,7 @@ public:
         std::vector<std::string> metric_columns;
         for (const case_result& c : r.cases)
             for (bool write : {true, false})
-                for (const auto& [name, value] : metric_medians(c, write)) {
+                for (const auto& [name, value] : (write ? c.figures.write : c.figures.read).metrics) {
                     const std::string column = (write ? "write." : "read.") + name;
                     if (std::find(metric_columns.begin(), metric_columns.end(), column) ==
                         metric_columns.end())
@@ -118,12 +133,12 @@ public:
         emit(header);
         for (const case_result& c : r.cases) {
             const case_spec& s = c.spec;
-            const std::vector<double> w = write_times(c), rd = read_times(c);
-            const summary sw = summarize(w), sr = summarize(rd);
+            const case_figures& f = c.figures;
+            const phase_figures &sw = f.write, &sr = f.read;
             std::string options;
             for (const auto& [name, value] : s.format.options)
                 options += (options.empty() ? "" : ";") + name + "=" + value;
-            const case_result* base = find_baseline(r.cases, c, r.spec.baseline);
+            const bool base = f.baseline_index.has_value();
             std::vector<std::string> row = {
                 std::to_string(s.index),         s.key,          s.dataset.name,  dtype_name(s.dataset.type),
                 std::to_string(s.dataset.count), s.format.label, s.format.plugin, options,
@@ -134,22 +149,22 @@ public:
                      to_string(c.status),
                      c.error,
                      std::to_string(c.samples.size()),
-                     num(sw.median),
-                     num(sw.min),
-                     num(sw.mean),
-                     num(sw.stddev),
+                     num(sw.median_s),
+                     num(sw.min_s),
+                     num(sw.mean_s),
+                     num(sw.stddev_s),
                      num(sw.cv),
-                     num(sr.median),
-                     num(sr.min),
-                     num(sr.mean),
-                     num(sr.stddev),
+                     num(sr.median_s),
+                     num(sr.min_s),
+                     num(sr.mean_s),
+                     num(sr.stddev_s),
                      num(sr.cv),
-                     num(throughput_in(units_, c.payload_bytes, sw.median)),
-                     num(throughput_in(units_, phase_bytes(c, false), sr.median)),
+                     num(throughput_in(units_, sw.bytes, sw.median_s)),
+                     num(throughput_in(units_, sr.bytes, sr.median_s)),
                      std::to_string(c.payload_bytes),
                      std::to_string(c.file_bytes),
-                     num(size_ratio(c)),
-                     num(median_resident_fraction(c)),
+                     num(f.size_ratio),
+                     num(f.resident_fraction),
                      std::to_string(c.peak_rss_bytes),
                      std::string(c.verify.checked ? "true" : "false"),
                      std::to_string(c.verify.compared),
@@ -159,30 +174,41 @@ public:
                      num(c.verify.rmse()),
                      num(c.verify.psnr_db()),
                      c.spec.format.tolerance.given() ? std::to_string(c.verify.outside_tolerance) : "",
-                     base ? num(write_speedup(r.cases, *base, c).value) : "",
-                     base ? num(speedup(read_times(*base), rd)) : "",
+                     base ? num(f.write_speedup.value) : "",
+                     base ? num(f.read_speedup.value) : "",
                      std::to_string(c.ranks),
                  })
                 row.push_back(std::move(cell));
             // Under MPI: the ranks' own times (medians over the repetitions).
             for (bool write : {true, false}) {
-                const auto spread = rank_spread_medians(c, write);
+                const auto& spread = (write ? f.write : f.read).ranks;
                 row.push_back(spread ? num(spread->min_s) : "");
                 row.push_back(spread ? num(spread->median_s) : "");
                 row.push_back(spread ? num(spread->max_s) : "");
             }
             // Under an access pattern: the read latency (figures.hpp's
             // latency_medians); empty cells where no pattern ran.
-            if (const auto l = latency_medians(c))
+            if (const auto& l = f.latency)
                 for (double v : {l->ops, l->iops, l->p50_ns, l->p90_ns, l->p99_ns, l->p999_ns, l->max_ns})
                     row.push_back(num(v));
             else
                 row.insert(row.end(), 7, "");
+            // The estimate: why the case stopped, the samples it rests on,
+            // its interval and precision; the speed-ups' intervals.
+            row.emplace_back(to_string(c.stop));
+            for (const phase_figures* p : {&sw, &sr})
+                for (std::string cell : {std::to_string(p->used), std::to_string(p->disturbed),
+                                         num(p->ci_low_s), num(p->ci_high_s), num(p->precision)})
+                    row.push_back(std::move(cell));
+            for (const speedup_estimate* e : {&f.write_speedup, &f.read_speedup}) {
+                row.push_back(base ? num(e->ci.low) : "");
+                row.push_back(base ? num(e->ci.high) : "");
+            }
             for (const std::string& column : metric_columns) {
                 const bool write = column.rfind("write.", 0) == 0;
                 const std::string name = column.substr(write ? 6 : 5);
                 std::string cell;
-                for (const auto& [k, v] : metric_medians(c, write))
+                for (const auto& [k, v] : (write ? f.write : f.read).metrics)
                     if (k == name) cell = num(v);
                 row.push_back(cell);
             }

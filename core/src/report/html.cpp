@@ -88,8 +88,9 @@ struct entry {
     std::string row; // row label within its data set (table.hpp)
 };
 
-double median_of(const std::vector<double>& v) {
-    return v.empty() ? not_a_number : summarize(v).median;
+// A case's estimate of one phase, from its summary.
+double median_of(const case_result& c, bool write) {
+    return (write ? c.figures.write : c.figures.read).median_s;
 }
 
 // min..max of the per-repetition throughputs of a phase.
@@ -388,8 +389,9 @@ private:
                     if (e->file_index != f) continue;
                     const std::size_t k = row_of(e);
                     const std::vector<double> t = is_write ? write_times(*e->c) : read_times(*e->c);
-                    const std::uint64_t bytes = phase_bytes(*e->c, is_write);
-                    s.values[k] = detail::throughput_in(units_, bytes, median_of(t));
+                    const phase_figures& pf = is_write ? e->c->figures.write : e->c->figures.read;
+                    const std::uint64_t bytes = pf.bytes;
+                    s.values[k] = detail::throughput_in(units_, bytes, pf.median_s);
                     std::tie(s.lo[k], s.hi[k]) = throughput_range(t, bytes, units_);
                     all.push_back(s.values[k]);
                     all.push_back(s.lo[k]);
@@ -425,11 +427,10 @@ private:
                 bool any = false;
                 for (const entry* e : es) {
                     if (e->file_index != f) continue;
-                    const case_result* base = find_baseline(r.cases, *e->c, r.spec.baseline);
-                    if (!base) continue;
+                    if (!e->c->figures.baseline_index) continue;
                     const std::size_t k = row_of(e);
-                    s.values[k] = is_write ? write_speedup(r.cases, *base, *e->c).value
-                                           : speedup(read_times(*base), read_times(*e->c));
+                    s.values[k] =
+                        is_write ? e->c->figures.write_speedup.value : e->c->figures.read_speedup.value;
                     all.push_back(s.values[k]);
                     any = true;
                 }
@@ -459,7 +460,7 @@ private:
         std::vector<std::string> patterns; // chart order: first seen
         std::map<std::string, std::vector<std::pair<const entry*, latency_figures>>> by_pattern;
         for (const entry* e : es) {
-            auto l = latency_medians(*e->c);
+            auto l = e->c->figures.latency;
             if (!l || l->cdf_ns.size() < 2) continue;
             const run_params& p = e->c->spec.params;
             const std::string pattern = fmt::format("{} {} B blocks", to_string(p.access), p.access_block);
@@ -565,8 +566,8 @@ private:
         std::vector<double> xs, ys, lossy_xs, errors;
         for (const entry* e : es) {
             if (e->c->status != case_status::ok) continue;
-            const double ratio = size_ratio(*e->c);
-            const double total = median_of(write_times(*e->c)) + median_of(read_times(*e->c));
+            const double ratio = e->c->figures.size_ratio;
+            const double total = median_of(*e->c, true) + median_of(*e->c, false);
             const double mb_s = detail::throughput_in(units_, e->c->payload_bytes, total);
             if (!std::isfinite(ratio)) continue;
             // A pattern reads part of the file: payload / (write + read) is no round trip.
@@ -636,8 +637,8 @@ private:
                 for (const sweep_line& l : ch.lines)
                     for (const sweep_point& p : l.points) {
                         xs.push_back(p.x);
-                        write_ys.push_back(median_of(write_times(*p.source->c)));
-                        read_ys.push_back(median_of(read_times(*p.source->c)));
+                        write_ys.push_back(median_of(*p.source->c, true));
+                        read_ys.push_back(median_of(*p.source->c, false));
                     }
             for (const sweep_chart& ch : sw.charts)
                 for (const char* phase : {"write", "read"}) {
@@ -656,8 +657,7 @@ private:
                         s.legend = l.name;
                         s.style = l.style;
                         for (const sweep_point& p : l.points) {
-                            const double t =
-                                median_of(is_write ? write_times(*p.source->c) : read_times(*p.source->c));
+                            const double t = median_of(*p.source->c, is_write);
                             s.points.push_back({p.x,
                                                 t,
                                                 p.source->row,

@@ -150,14 +150,17 @@ public:
             const repetition& last = so_far.samples.back();
             c.recorded_s += last.write.wall_s + last.read.wall_s;
             c.reps = so_far.samples.size();
-            c.finishing = c.reps >= so_far.spec.params.repeat && c.recorded_s >= so_far.spec.params.min_time;
+            c.finishing = so_far.spec.params.repeat > 0 && c.reps >= so_far.spec.params.repeat &&
+                          c.recorded_s >= so_far.spec.params.min_time;
         }
         shown_ = i;
         if (options_.verbose && !so_far.samples.empty()) {
             const repetition& rep = so_far.samples.back();
-            print_line(fmt::format("{} {}  repetition {}/{}: write {} read {}", counter(i),
+            const unsigned repeat = so_far.spec.params.repeat;
+            print_line(fmt::format("{} {}  repetition {}{}: write {} read {}", counter(i),
                                    escape_line(describe_case(so_far.spec)), so_far.samples.size(),
-                                   so_far.spec.params.repeat, detail::format_duration(rep.write.wall_s),
+                                   repeat > 0 ? fmt::format("/{}", repeat) : std::string(),
+                                   detail::format_duration(rep.write.wall_s),
                                    detail::format_duration(rep.read.wall_s)));
         }
         draw(options_.verbose);
@@ -174,9 +177,8 @@ public:
         if (options_.mode == progress_mode::none) return;
         std::string times;
         if (!r.samples.empty())
-            times =
-                fmt::format("  write {} read {}", detail::format_duration(summarize(write_times(r)).median),
-                            detail::format_duration(summarize(read_times(r)).median));
+            times = fmt::format("  write {} read {}", detail::format_duration(r.figures.write.median_s),
+                                detail::format_duration(r.figures.read.median_s));
         const bool ok = r.status == case_status::ok;
         const std::string status =
             ok ? paint(tone::good, "ok", options_.colour)

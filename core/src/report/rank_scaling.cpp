@@ -13,8 +13,8 @@ namespace formatbench {
 namespace {
 
 double median_mb_s(const case_result& c, bool write) {
-    const std::vector<double> times = write ? write_times(c) : read_times(c);
-    return times.empty() ? 0 : throughput_mb_s(phase_bytes(c, write), summarize(times).median);
+    const phase_figures& f = write ? c.figures.write : c.figures.read;
+    return f.n == 0 ? 0 : f.throughput_mb_s;
 }
 
 } // namespace

@@ -106,8 +106,7 @@ inline results_table dataset_columns(const study_result& r, const dataset_group&
     const bool with_speedup = !r.spec.baseline.empty();
     bool with_resident = false;
     for (const case_result* c : g.cases)
-        for (const repetition& rep : c->samples)
-            with_resident |= rep.resident_fraction >= 0;
+        with_resident |= c->figures.resident_fraction >= 0;
 
     const std::string rate = rate_unit_name(units);
     auto column = [&](const char* id, std::string header) {
@@ -129,7 +128,7 @@ inline results_table dataset_columns(const study_result& r, const dataset_group&
     // that tables without one stay as they were.
     bool with_latency = false;
     for (const case_result* c : g.cases)
-        with_latency |= latency_medians(*c).has_value();
+        with_latency |= c->figures.latency.has_value();
     if (with_latency) {
         column("read-latency", "read p50/p99");
         column("read-iops", "read IOPS");
@@ -150,37 +149,35 @@ inline results_table dataset_columns(const study_result& r, const dataset_group&
         return {value, both.size() > value.size() ? both.substr(value.size() + 1) : ""};
     };
     for (const case_result* c : g.cases) {
-        const std::vector<double> w = write_times(*c), rd = read_times(*c);
-        const summary sw = summarize(w), sr = summarize(rd);
-        auto timed = [&](const summary& s, const std::vector<double>& times) {
-            const bool noisy = c->status == case_status::ok &&
-                               assess_phase(times, r.spec.noise_cv, r.spec.noise_min_samples).noisy();
-            return format_duration(s.median) + (noisy ? " ~" : "");
+        const case_figures& f = c->figures;
+        auto timed = [&](const phase_figures& p) {
+            const bool noisy = c->status == case_status::ok && p.noisy();
+            return format_duration(p.median_s) + (noisy ? " ~" : "");
         };
         std::vector<std::string> row = {row_label(*c, g),
-                                        timed(sw, w),
-                                        timed(sr, rd),
-                                        format_spread(sw.n, sw.cv),
-                                        format_spread(sr.n, sr.cv),
-                                        format_rate(throughput_in(units, c->payload_bytes, sw.median)),
-                                        format_rate(throughput_in(units, phase_bytes(*c, false), sr.median)),
+                                        timed(f.write),
+                                        timed(f.read),
+                                        format_spread(f.write.used, f.write.cv),
+                                        format_spread(f.read.used, f.read.cv),
+                                        format_rate(throughput_in(units, f.write.bytes, f.write.median_s)),
+                                        format_rate(throughput_in(units, f.read.bytes, f.read.median_s)),
                                         c->file_bytes > 0 ? format_bytes(c->file_bytes) : "-",
-                                        format_ratio(size_ratio(*c))};
-        if (with_resident) row.push_back(format_percent(median_resident_fraction(*c)));
+                                        format_ratio(f.size_ratio)};
+        if (with_resident) row.push_back(format_percent(f.resident_fraction));
         if (with_latency) {
-            const auto l = latency_medians(*c);
+            const auto& l = f.latency;
             row.push_back(l ? format_duration(l->p50_ns * 1e-9) + " / " + format_duration(l->p99_ns * 1e-9)
                             : "-");
             row.push_back(l ? format_rate(l->iops) : "-");
         }
         row.push_back(format_check(c->verify));
         if (with_speedup) {
-            const case_result* base = find_baseline(r.cases, *c, r.spec.baseline);
+            const bool base = f.baseline_index.has_value();
             if (!base) t.baseline_missing = true;
-            const auto [wv, wi] = base ? factor_and_interval(write_speedup(r.cases, *base, *c))
-                                       : std::pair<std::string, std::string>{"-", ""};
-            const auto [rv, ri] = base ? factor_and_interval(read_speedup(*base, *c))
-                                       : std::pair<std::string, std::string>{"-", ""};
+            const auto [wv, wi] =
+                base ? factor_and_interval(f.write_speedup) : std::pair<std::string, std::string>{"-", ""};
+            const auto [rv, ri] =
+                base ? factor_and_interval(f.read_speedup) : std::pair<std::string, std::string>{"-", ""};
             row.insert(row.end(), {wv, rv, wi, ri});
         }
         row.emplace_back(to_string(c->status));
@@ -259,7 +256,7 @@ inline results_table metrics_table(const dataset_group& g) {
     std::vector<std::pair<bool, std::string>> columns; // (write?, name)
     for (const case_result* c : g.cases)
         for (bool write : {true, false})
-            for (const auto& [name, value] : metric_medians(*c, write))
+            for (const auto& [name, value] : (write ? c->figures.write : c->figures.read).metrics)
                 if (std::find(columns.begin(), columns.end(), std::make_pair(write, name)) == columns.end())
                     columns.emplace_back(write, name);
     if (columns.empty()) return t;
@@ -274,7 +271,7 @@ inline results_table metrics_table(const dataset_group& g) {
         bool any = false;
         for (const auto& [write, name] : columns) {
             std::string cell = "-";
-            for (const auto& [k, v] : metric_medians(*c, write))
+            for (const auto& [k, v] : (write ? c->figures.write : c->figures.read).metrics)
                 if (k == name) {
                     cell = format_metric(name, v);
                     any = true;
@@ -294,7 +291,7 @@ inline results_table rank_table(const dataset_group& g) {
                 "read fastest", "read median",   "read slowest"};
     t.numeric = {false, true, true, true, true, true, true};
     for (const case_result* c : g.cases) {
-        const auto w = rank_spread_medians(*c, true), r = rank_spread_medians(*c, false);
+        const auto &w = c->figures.write.ranks, &r = c->figures.read.ranks;
         if (!w || !r) continue;
         t.rows.push_back({row_label(*c, g), format_duration(w->min_s), format_duration(w->median_s),
                           format_duration(w->max_s), format_duration(r->min_s), format_duration(r->median_s),
@@ -366,19 +363,22 @@ inline std::vector<std::string> legend(const study_result& r, rate_unit units = 
     const bool times = any({"write", "read"});
     if (times)
         lines.emplace_back(any({"write-cv", "read-cv"})
-                               ? "write, read: median wall time of the repetitions (open to close); \u00b1: "
+                               ? "write, read: median wall time (open to close) of the repetitions no other "
+                                 "process disturbed (all of them when fewer than 6 were not); \u00b1: "
                                  "their coefficient of variation (stddev / mean)"
-                               : "write, read: median wall time of the repetitions (open to close)");
+                               : "write, read: median wall time (open to close) of the repetitions no other "
+                                 "process disturbed (all of them when fewer than 6 were not)");
     else if (any({"write-cv", "read-cv"}))
         lines.emplace_back("write CV, read CV: coefficient of variation (stddev / mean) of the wall times");
     bool latency = false;
     for (const case_result& c : r.cases)
-        latency |= latency_medians(c).has_value();
+        latency |= c.figures.latency.has_value();
     if (any({"write-rate", "read-rate"}))
         lines.emplace_back(
-            std::string(units == rate_unit::iec
-                            ? "MiB/s: 2^20 bytes of payload (count x element size) per second, at the median time"
-                            : "MB/s: 10^6 bytes of payload (count x element size) per second, at the median time") +
+            std::string(
+                units == rate_unit::iec
+                    ? "MiB/s: 2^20 bytes of payload (count x element size) per second, at the median time"
+                    : "MB/s: 10^6 bytes of payload (count x element size) per second, at the median time") +
             (latency ? "; a read under an access pattern counts the bytes its operations read" : ""));
     if (any({"file"}) && any({"ratio"}))
         lines.emplace_back("file: bytes on disk (decimal units); ratio: payload bytes / file bytes");
@@ -394,7 +394,7 @@ inline std::vector<std::string> legend(const study_result& r, rate_unit units = 
                            "IOPS: operations per second of their own time (1e9 / mean latency in ns)");
     bool resident = false;
     for (const case_result& c : r.cases)
-        resident |= median_resident_fraction(c) >= 0;
+        resident |= c.figures.resident_fraction >= 0;
     if (resident && any({"resident"}))
         lines.emplace_back(
             "resident: median fraction of the file in the page cache just before the read (mincore)");
@@ -414,7 +414,7 @@ inline std::vector<std::string> legend(const study_result& r, rate_unit units = 
                 "[low, high]: 95% bootstrap interval of the speed-up (2000 resamples of both rows)");
         bool cache_pairs = false;
         for (const case_result& c : r.cases)
-            cache_pairs |= shared_write_times(r.cases, c).size() > c.samples.size();
+            cache_pairs |= c.figures.write_pooled_n > c.figures.write.used;
         if (cache_pairs && speedups)
             lines.emplace_back(
                 "rows that differ only in cache share their write phase: their write speed-up is "
@@ -422,11 +422,11 @@ inline std::vector<std::string> legend(const study_result& r, rate_unit units = 
     }
     bool noisy = false;
     for (const case_result& c : r.cases)
-        noisy |= !noise_findings(c, r.spec.noise_cv, r.spec.noise_min_samples).empty();
+        noisy |= !c.figures.noise.empty();
     if (noisy && times)
         lines.push_back(
-            fmt::format("~: noisy timing: CV above {:g}%, fewer than {} samples, or outliers beyond 1.5 "
-                        "IQR (noise_cv, noise_min_samples)",
+            fmt::format("~: noisy timing: resting on disturbed samples, CV above {:g}%, fewer than {} "
+                        "samples, or outliers beyond 1.5 IQR (noise_cv, noise_min_samples)",
                         r.spec.noise_cv * 100, r.spec.noise_min_samples));
     return lines;
 }

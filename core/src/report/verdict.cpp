@@ -3,8 +3,7 @@
 
 #include "base/suggest.hpp"
 #include "report/table.hpp"
-#include "results/noise.hpp"
-#include "results/stats.hpp"
+#include "results/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -14,12 +13,26 @@
 namespace formatbench::detail {
 namespace {
 
-verdict_factor factor_of(const case_result* slower, const speedup_estimate& e) {
-    return {slower, e.value, e.ci.low, e.ci.high};
+verdict_factor factor_of(const case_result* slower, const case_result& faster, bool write,
+                         const speedup_estimate& e) {
+    auto phase = [&](const case_result& c) -> const phase_figures& {
+        return write ? c.figures.write : c.figures.read;
+    };
+    return {slower, e.value, e.ci.low, e.ci.high, phase(*slower).on_disturbed || phase(faster).on_disturbed};
+}
+
+// `faster` against `slower` in one phase: the speed-up against the
+// baseline as the summary holds it, else from the two cases' summaries.
+verdict_factor factor_of(const study_result& r, const case_result& slower, const case_result& faster,
+                         bool write) {
+    const case_figures& f = faster.figures;
+    if (f.baseline_index && *f.baseline_index == slower.spec.index)
+        return factor_of(&slower, faster, write, write ? f.write_speedup : f.read_speedup);
+    return factor_of(&slower, faster, write, pair_speedup(r.cases, slower, faster, write));
 }
 
 double median_of(const case_result& c, bool write) {
-    return summarize(write ? write_times(c) : read_times(c)).median;
+    return (write ? c.figures.write : c.figures.read).median_s;
 }
 
 // "239x [230, 251]".
@@ -31,6 +44,7 @@ std::string factor_text(const verdict_factor& f) {
 // with `always_say`, also " (significant)" and where there is none.
 std::string significance(const verdict_factor& f, bool always_say) {
     if (!f.has_interval()) return always_say ? " (too few samples for an interval)" : "";
+    if (f.disturbed) return " (not significant: the estimate rests on disturbed samples)";
     if (!f.significant()) return " (not significant: the interval includes 1)";
     return always_say ? " (significant)" : "";
 }
@@ -43,8 +57,8 @@ std::string phase_line(const phase_verdict& v, const study_result& r, const data
     const char* phase = v.write ? "write" : "read";
     std::string line = fmt::format("{}: {} is fastest, {}", phase, name_of(*v.fastest, g),
                                    format_duration(median_of(*v.fastest, v.write)));
-    const case_result* base = find_baseline(r.cases, *v.fastest, r.spec.baseline);
-    if (base == v.fastest) line += ", and is the baseline";
+    const auto& base = v.fastest->figures.baseline_index;
+    if (base && *base == v.fastest->spec.index) line += ", and is the baseline";
     std::vector<std::string> parts;
     if (v.against_baseline.slower)
         parts.push_back(fmt::format("{} faster than the baseline, {}{}", factor_text(v.against_baseline),
@@ -93,17 +107,16 @@ std::vector<phase_verdict> dataset_verdict(const study_result& r, const dataset_
         v.write = write;
         v.fastest = order[0];
         v.left_out = left_out;
-        auto speedup_over = [&](const case_result& slower) {
-            return write ? write_speedup(r.cases, slower, *v.fastest) : read_speedup(slower, *v.fastest);
-        };
-        if (const case_result* base = find_baseline(r.cases, *v.fastest, r.spec.baseline);
-            base && base != v.fastest)
-            v.against_baseline = factor_of(base, speedup_over(*base));
+        const case_result* base = nullptr;
+        if (const auto& b = v.fastest->figures.baseline_index; b && *b != v.fastest->spec.index)
+            for (const case_result& c : r.cases)
+                if (c.spec.index == *b) base = &c;
+        if (base) v.against_baseline = factor_of(r, *base, *v.fastest, write);
         // The next one: the second fastest, unless that is the baseline,
         // already compared; then the third.
         for (std::size_t i = 1; i < order.size(); ++i)
             if (order[i] != v.against_baseline.slower) {
-                v.against_next = factor_of(order[i], speedup_over(*order[i]));
+                v.against_next = factor_of(r, *order[i], *v.fastest, write);
                 break;
             }
         out.push_back(v);
@@ -132,12 +145,12 @@ std::vector<std::string> verdict_lines(const study_result& r, const dataset_grou
         if (!slow || slow->status != case_status::ok || slow == fast) continue;
         std::vector<std::string> here, there;
         if (std::isfinite(p.write)) {
-            const verdict_factor f = factor_of(slow, write_speedup(r.cases, *slow, *fast));
+            const verdict_factor f = factor_of(r, *slow, *fast, true);
             here.push_back(factor_text(f) + " faster to write" + significance(f, false));
             there.push_back(format_factor(p.write) + " to write");
         }
         if (std::isfinite(p.read)) {
-            const verdict_factor f = factor_of(slow, read_speedup(*slow, *fast));
+            const verdict_factor f = factor_of(r, *slow, *fast, false);
             here.push_back(factor_text(f) + " faster to read" + significance(f, false));
             there.push_back(format_factor(p.read) + " to read");
         }

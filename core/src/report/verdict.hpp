@@ -21,7 +21,8 @@ struct verdict_factor {
     const case_result* slower = nullptr;
     double value = 0;         // median(slower) / median(faster)
     double low = 0, high = 0; // 95% bootstrap interval; NaN without one
-    bool significant() const { return low > 1 || high < 1; }
+    bool disturbed = false;   // either side's estimate rests on disturbed samples
+    bool significant() const { return !disturbed && (low > 1 || high < 1); }
     bool has_interval() const;
 };
 

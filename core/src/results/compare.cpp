@@ -62,20 +62,55 @@ std::vector<std::string> row_labels(const study_result& r) {
     return labels;
 }
 
-phase_comparison compare_phase(const std::vector<double>& base, const std::vector<double>& next,
-                               const compare_options& o) {
+// One phase from the two cases' summaries; slower and faster are decided
+// once the run-to-run spread is known (judge).
+phase_comparison compare_phase(const phase_figures& base, const phase_figures& next) {
     phase_comparison p;
-    p.n_base = base.size();
-    p.n_new = next.size();
-    p.base_median_s = summarize(base).median;
-    p.new_median_s = summarize(next).median;
+    p.n_base = base.n;
+    p.n_new = next.n;
+    p.base_median_s = base.median_s;
+    p.new_median_s = next.median_s;
     p.ratio = p.base_median_s > 0 ? p.new_median_s / p.base_median_s : not_a_number;
-    p.p = mann_whitney_p(base, next);
-    const double limit = 1 + o.threshold.value_or(0.0);
-    const bool significant = p.p < o.alpha && std::isfinite(p.ratio);
-    p.slower = significant && p.ratio > limit;
-    p.faster = significant && p.ratio < 1 / limit;
+    // median(new) / median(base): bootstrap_speedup_interval's "baseline" is
+    // the numerator.
+    const interval ci = bootstrap_speedup_interval(next.used_times, base.used_times);
+    p.ratio_low = ci.low;
+    p.ratio_high = ci.high;
+    // What the disturbances cannot explain: the slower side's samples less
+    // the time something outside took from each, against the other side's
+    // as measured.
+    auto less_outside = [](const phase_figures& f) {
+        std::vector<double> t = f.used_times;
+        for (std::size_t i = 0; i < t.size() && i < f.used_outside_s.size(); ++i)
+            t[i] -= f.used_outside_s[i];
+        return t;
+    };
+    p.slower_low = bootstrap_speedup_interval(less_outside(next), base.used_times).low;
+    p.faster_high = bootstrap_speedup_interval(next.used_times, less_outside(base)).high;
+    p.p = mann_whitney_p(base.used_times, next.used_times);
+    p.disturbed = base.on_disturbed || next.on_disturbed;
     return p;
+}
+
+void judge(phase_comparison& p, const compare_options& o, double run_spread) {
+    const double limit = 1 + o.threshold.value_or(0.0);
+    const bool beyond_spread = std::abs(std::log(p.ratio)) > 3 * run_spread;
+    const bool significant = p.p < o.alpha && std::isfinite(p.ratio) && beyond_spread;
+    p.slower = significant && p.ratio_low > limit && p.slower_low > limit;
+    p.faster = significant && p.ratio_high < 1 / limit && p.faster_high < 1 / limit;
+}
+
+// 1.4826 x the median absolute deviation of the log ratios (a standard
+// deviation's robust estimate); 0 for fewer than run_spread_min_phases.
+double spread_of(const std::vector<double>& ratios) {
+    std::vector<double> logs;
+    for (double r : ratios)
+        if (std::isfinite(r) && r > 0) logs.push_back(std::log(r));
+    if (logs.size() < run_spread_min_phases) return 0;
+    const double centre = quantile(logs, 0.5);
+    for (double& x : logs)
+        x = std::abs(x - centre);
+    return 1.4826 * quantile(logs, 0.5);
 }
 
 std::string not_comparable(const case_result& c, const char* side) {
@@ -98,18 +133,14 @@ case_comparison compare_case(const case_result& b, const case_result& n, const s
         reason = fmt::format("payload differs ({} vs {} bytes)", b.payload_bytes, n.payload_bytes);
     c.comparable = reason.empty();
     c.not_comparable_reason = reason;
-    c.write = compare_phase(write_times(b), write_times(n), o);
-    c.read = compare_phase(read_times(b), read_times(n), o);
-    if (const auto lb = latency_medians(b), ln = latency_medians(n); lb && ln) {
+    c.write = compare_phase(b.figures.write, n.figures.write);
+    c.read = compare_phase(b.figures.read, n.figures.read);
+    if (const auto& lb = b.figures.latency, &ln = n.figures.latency; lb && ln) {
         c.base_p99_ns = lb->p99_ns;
         c.new_p99_ns = ln->p99_ns;
         c.p99_ratio = lb->p99_ns > 0 ? ln->p99_ns / lb->p99_ns : not_a_number;
     }
-    if (!c.comparable) {
-        c.write.slower = c.write.faster = c.read.slower = c.read.faster = false;
-    } else {
-        c.unreliable = std::min(b.samples.size(), n.samples.size()) < o.reliable_repetitions;
-    }
+    if (c.comparable) c.unreliable = std::min(b.samples.size(), n.samples.size()) < o.reliable_repetitions;
     return c;
 }
 
@@ -199,6 +230,24 @@ comparison compare_results(const study_result& base, const study_result& next,
                                     next.cases[i].status});
     out.geomean_write = geometric_mean(write_ratios);
     out.geomean_read = geometric_mean(read_ratios);
+    std::vector<double> all = write_ratios;
+    all.insert(all.end(), read_ratios.begin(), read_ratios.end());
+    out.run_spread = spread_of(all);
+    for (case_comparison& c : out.cases) {
+        if (!c.comparable) continue;
+        for (phase_comparison* p : {&c.write, &c.read})
+            judge(*p, options, out.run_spread);
+    }
+    for (std::size_t i = 0; i < base.cases.size(); ++i) {
+        if (!base_used[i]) continue;
+        const case_result &b = base.cases[i], &n = next.cases[partner[i]];
+        if (not_comparable(b, "base").empty() && not_comparable(n, "new").empty())
+            for (const bool write : {true, false}) {
+                ++out.phases;
+                out.base_disturbed += (write ? b.figures.write : b.figures.read).on_disturbed;
+                out.new_disturbed += (write ? n.figures.write : n.figures.read).on_disturbed;
+            }
+    }
     return out;
 }
 

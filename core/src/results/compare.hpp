@@ -1,7 +1,11 @@
 // Comparison of two results records (`formatbench compare BASE NEW`): cases
-// matched by identity, per-phase median ratios, Mann-Whitney U p-values, the
-// geometric mean of the ratios and the threshold gate for CI. The statistics
-// are explained for users in docs/compare.md.
+// matched by identity, per-phase ratios of the two estimates (summary.hpp)
+// with a bootstrap interval, Mann-Whitney U p-values, the run-to-run spread
+// of the ratios, the geometric mean of the ratios and the threshold gate for
+// CI. A change is called only where the interval lies beyond the
+// threshold even with each disturbed sample's lost time taken off the
+// slower side, and the ratio lies beyond the run-to-run spread. The statistics are explained for users in
+// docs/compare.md.
 #pragma once
 
 #include "results/result.hpp"
@@ -18,8 +22,10 @@ namespace formatbench {
 struct compare_options {
     double alpha = 0.05; // significance level of the Mann-Whitney U test
     // Relative slowdown that counts: a phase is "significantly slower" when
-    // p < alpha and new/base > 1 + threshold. Unset: 0 for the verdicts, and
-    // the comparison never gates (exit status 0).
+    // the ratio's whole 95% interval is above 1 + threshold (also with the
+    // new side's disturbances taken off), p < alpha, and the ratio is beyond
+    // the run-to-run spread.
+    // Unset: 0 for the verdicts, and the comparison never gates (exit status 0).
     std::optional<double> threshold;
     std::size_t reliable_repetitions = 9; // fewer on either side: flagged unreliable
 };
@@ -28,10 +34,20 @@ struct compare_options {
 struct phase_comparison {
     std::size_t n_base = 0, n_new = 0;
     double base_median_s = 0, new_median_s = 0;
-    double ratio = 0;    // new median / base median: above 1 is slower
-    double p = 1;        // two-sided Mann-Whitney U over every sample
-    bool slower = false; // p < alpha and ratio > 1 + threshold
-    bool faster = false; // p < alpha and ratio < 1 / (1 + threshold)
+    double ratio = 0; // new median / base median: above 1 is slower
+    // 95% bootstrap interval of the ratio (the samples each estimate rests on).
+    double ratio_low = std::numeric_limits<double>::quiet_NaN();
+    double ratio_high = std::numeric_limits<double>::quiet_NaN();
+    // The same intervals' outer bounds with the slower side's samples less
+    // what took the CPU from each (phase_figures::used_outside_s): the
+    // change a disturbance cannot explain.
+    double slower_low = std::numeric_limits<double>::quiet_NaN();
+    double faster_high = std::numeric_limits<double>::quiet_NaN();
+    double p = 1;           // two-sided Mann-Whitney U over the samples each estimate rests on
+    bool disturbed = false; // either estimate rests on disturbed samples
+    // ratio_low and slower_low > 1 + threshold, p < alpha, beyond the run spread
+    bool slower = false;
+    bool faster = false; // ratio_high and faster_high < 1 / (1 + threshold), likewise
 };
 
 // How a pair was found: the same case key, or (fallback) the same key but
@@ -71,12 +87,22 @@ struct comparison {
     std::vector<unmatched_case> only_base, only_new;
     // Geometric mean of the ratios over comparable cases; NaN when none.
     double geomean_write = 0, geomean_read = 0;
+    // The run-to-run spread: 1.4826 x the median absolute deviation of the
+    // comparable phases' log ratios (0 with fewer than run_spread_min_phases
+    // of them); a ratio is a change only beyond exp(3 x spread) either way.
+    double run_spread = 0;
+    // Phases (of comparable cases) whose estimate rests on disturbed
+    // samples, per side, and all phases compared.
+    std::size_t base_disturbed = 0, new_disturbed = 0, phases = 0;
     std::size_t comparable_count() const noexcept;
     std::size_t slower_count() const noexcept;
     std::size_t unreliable_count() const noexcept;
     // True when a threshold was given and some case is significantly slower.
     bool gate_fails() const noexcept;
 };
+
+// The fewest phases from which the run-to-run spread is estimated.
+inline constexpr std::size_t run_spread_min_phases = 8;
 
 comparison compare_results(const study_result& base, const study_result& next,
                            const compare_options& options);

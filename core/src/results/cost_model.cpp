@@ -162,8 +162,8 @@ std::vector<cost_fit> fit_cost_models(const std::vector<case_result>& cases) {
             // One point per count: the median of its cases' median times.
             std::map<std::uint64_t, std::vector<double>> by_count;
             for (const case_result* c : g)
-                by_count[c->spec.dataset.count].push_back(
-                    summarize(write ? write_times(*c) : read_times(*c)).median);
+                by_count[c->spec.dataset.count].push_back(write ? c->figures.write.median_s
+                                                                : c->figures.read.median_s);
             if (by_count.size() < cost_model_min_points) continue;
             std::vector<double> n, t;
             std::vector<std::uint64_t> counts;

@@ -38,19 +38,6 @@ std::vector<std::pair<std::string, double>> metric_medians(const case_result& c,
 // and slowest own times; none for a case without per-rank times.
 std::optional<rank_spread> rank_spread_medians(const case_result& c, bool write);
 
-// A case's READ latency over its repetitions (access patterns): each figure
-// is the median over the repetitions whose read phase carries a latency
-// summary of that repetition's own figure (the median of the repetitions'
-// p99, not the p99 of all operations pooled), so one slow repetition moves
-// it no more than it moves the median time. cdf_ns is that median taken
-// point by point (percentile 0..100). `repetitions` counts the repetitions
-// used.
-struct latency_figures {
-    std::size_t repetitions = 0;
-    double ops = 0; // operations per repetition
-    double iops = 0, p50_ns = 0, p90_ns = 0, p99_ns = 0, p999_ns = 0, max_ns = 0;
-    std::vector<double> cdf_ns;
-};
 // None when no repetition's read phase carries latency (no pattern ran).
 std::optional<latency_figures> latency_medians(const case_result& c);
 

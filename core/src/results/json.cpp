@@ -6,8 +6,11 @@
 //    documented normalisations: option lists come back sorted by name (they
 //    are JSON objects; option order carries no meaning), and a non-finite
 //    double (written as null) comes back as NaN.
-//  - Derived figures (size_ratio, the write/read summaries) are written for
-//    readers of the record and ignored when reading: they are recomputed.
+//  - Derived figures (size_ratio, the write/read summaries, speed-ups) are
+//    written for readers of the record from the case summary
+//    (case_result::figures, summary.hpp); reading a record builds that
+//    summary again from the samples with the same code (study_result_from_json),
+//    so the figures of a record read back are those it holds.
 //  - Units are in key names: _s seconds, _bytes bytes, _mb_s 10^6 bytes/s.
 //  - Reading is strict about what it needs (missing key, wrong type, unknown
 //    enum value -> usage_error naming the JSON path) and ignores keys it does
@@ -16,7 +19,7 @@
 
 #include "results/cost_model.hpp"
 #include "results/figures.hpp"
-#include "results/noise.hpp"
+#include "results/summary.hpp"
 #include "study/fields.hpp"
 
 #include "base/error.hpp"
@@ -78,8 +81,28 @@ json latency_to_json(const latency_summary& l) {
             {"cdf_ns", std::move(cdf)}};
 }
 
+json accounting_to_json(const phase_accounting& a) {
+    return {{"measured", a.measured},
+            {"wait_s", number(a.wait_s)},
+            {"steal_s", number(a.steal_s)},
+            {"runnable", a.runnable},
+            {"cpus", a.cpus},
+            {"threads", a.threads},
+            {"voluntary_switches", a.voluntary_switches},
+            {"involuntary_switches", a.involuntary_switches},
+            {"minor_faults", a.minor_faults},
+            {"major_faults", a.major_faults},
+            {"syscr", a.syscr},
+            {"syscw", a.syscw},
+            {"rchar", a.rchar},
+            {"wchar", a.wchar},
+            {"read_bytes", a.read_bytes},
+            {"write_bytes", a.write_bytes}};
+}
+
 json phase_to_json(const phase_sample& p) {
     json j{{"wall_s", number(p.wall_s)}, {"user_s", number(p.user_s)}, {"sys_s", number(p.sys_s)}};
+    j["accounting"] = accounting_to_json(p.accounting);
     if (!p.metrics.empty()) j["metrics"] = metrics_json(p.metrics);
     if (p.ranks) j["ranks"] = spread_json(*p.ranks);
     if (p.latency) {
@@ -89,19 +112,29 @@ json phase_to_json(const phase_sample& p) {
     return j;
 }
 
-// The summary of one phase plus its throughput: the phase's bytes
-// (figures.hpp phase_bytes) / 1e6 / median.
-json phase_summary_to_json(const std::vector<double>& times, std::uint64_t bytes) {
-    const summary s = summarize(times);
-    const double mb_s = s.n > 0 ? throughput_mb_s(bytes, s.median) : not_a_number;
-    return {{"n", s.n},
-            {"min_s", number(s.min)},
-            {"median_s", number(s.median)},
-            {"mean_s", number(s.mean)},
-            {"stddev_s", number(s.stddev)},
-            {"cv", number(s.cv)},
-            {"outliers", iqr_outliers(times)},
-            {"throughput_mb_s", number(mb_s)}};
+// The summary of one phase (summary.hpp phase_figures), as computed once.
+json phase_summary_to_json(const phase_figures& f) {
+    json j{{"n", f.n},
+           {"disturbed", f.disturbed},
+           {"used", f.used},
+           {"on_disturbed", f.on_disturbed},
+           {"min_s", number(f.min_s)},
+           {"median_s", number(f.median_s)},
+           {"ci_low_s", number(f.ci_low_s)},
+           {"ci_high_s", number(f.ci_high_s)},
+           {"precision", number(f.precision)},
+           {"mean_s", number(f.mean_s)},
+           {"stddev_s", number(f.stddev_s)},
+           {"cv", number(f.cv)},
+           {"outliers", f.outliers},
+           {"noisy", f.noisy()},
+           {"throughput_mb_s", number(f.throughput_mb_s)},
+           {"user_s", number(f.user_s)},
+           {"sys_s", number(f.sys_s)},
+           {"accounting", accounting_to_json(f.total)}};
+    if (!f.metrics.empty()) j["metrics"] = metrics_json(f.metrics);
+    if (f.ranks) j["ranks"] = spread_json(*f.ranks);
+    return j;
 }
 
 json dataset_to_json(const dataset_spec& d) {
@@ -343,12 +376,34 @@ case_spec case_spec_from(const reader& r) {
     return c;
 }
 
+phase_accounting accounting_from(const reader& r) {
+    phase_accounting a;
+    a.measured = r.boolean("measured");
+    a.wait_s = r.real("wait_s");
+    a.steal_s = r.real("steal_s");
+    a.runnable = r.integer<unsigned>("runnable");
+    a.cpus = r.integer<unsigned>("cpus");
+    a.threads = r.integer<unsigned>("threads");
+    a.voluntary_switches = r.integer<std::uint64_t>("voluntary_switches");
+    a.involuntary_switches = r.integer<std::uint64_t>("involuntary_switches");
+    a.minor_faults = r.integer<std::uint64_t>("minor_faults");
+    a.major_faults = r.integer<std::uint64_t>("major_faults");
+    a.syscr = r.integer<std::uint64_t>("syscr");
+    a.syscw = r.integer<std::uint64_t>("syscw");
+    a.rchar = r.integer<std::uint64_t>("rchar");
+    a.wchar = r.integer<std::uint64_t>("wchar");
+    a.read_bytes = r.integer<std::uint64_t>("read_bytes");
+    a.write_bytes = r.integer<std::uint64_t>("write_bytes");
+    return a;
+}
+
 phase_sample phase_from(const reader& r) {
     phase_sample p;
     p.wall_s = r.real("wall_s");
     p.user_s = r.real("user_s");
     p.sys_s = r.real("sys_s");
-    if (r.has("ranks")) { // since schema 3 (MPI)
+    if (r.has("accounting")) p.accounting = accounting_from(r.object("accounting")); // since schema 5
+    if (r.has("ranks")) {                                                            // since schema 3 (MPI)
         const reader s = r.object("ranks");
         p.ranks = rank_spread{s.real("min_s"), s.real("median_s"), s.real("max_s")};
     }
@@ -440,6 +495,16 @@ case_result case_result_from(const reader& r) {
     c.plugin_file = p.string("file");
     c.output = r.optional_string("output");                     // since schema 2
     if (r.has("ranks")) c.ranks = r.integer<unsigned>("ranks"); // since schema 3
+    if (r.has("stop")) {                                        // since schema 5
+        const std::string stop = r.string("stop");
+        bool known = false;
+        for (case_stop s : {case_stop::repeat, case_stop::precision, case_stop::budget, case_stop::limit})
+            if (stop == to_string(s)) c.stop = s, known = true;
+        if (!known)
+            reader::fail(r.sub("stop"), fmt::format("unknown value '{}'; expected one of repeat, precision, "
+                                                    "budget, limit",
+                                                    stop));
+    }
     const json& samples = r.array("samples");
     for (std::size_t i = 0; i < samples.size(); ++i) {
         c.samples.push_back(repetition_from(reader(samples[i], fmt::format("{}[{}]", r.sub("samples"), i))));
@@ -573,7 +638,7 @@ json to_json(const case_result& r) {
     j["payload_bytes"] = r.payload_bytes;
     j["ranks"] = r.ranks;
     j["file_bytes"] = r.file_bytes;
-    j["size_ratio"] = number(size_ratio(r));
+    j["size_ratio"] = number(r.figures.size_ratio);
     j["peak_rss_bytes"] = r.peak_rss_bytes;
     j["buffer_alignment_bytes"] = r.buffer_alignment;
     j["verify"] = to_json(r.verify);
@@ -583,14 +648,11 @@ json to_json(const case_result& r) {
     for (const repetition& rep : r.samples)
         samples.push_back(to_json(rep));
     j["samples"] = samples;
-    j["write"] = phase_summary_to_json(write_times(r), r.payload_bytes);
-    j["read"] = phase_summary_to_json(read_times(r), phase_bytes(r, false));
-    if (auto m = metric_medians(r, true); !m.empty()) j["write"]["metrics"] = metrics_json(m);
-    if (auto m = metric_medians(r, false); !m.empty()) j["read"]["metrics"] = metrics_json(m);
-    if (auto s = rank_spread_medians(r, true)) j["write"]["ranks"] = spread_json(*s);
-    if (auto s = rank_spread_medians(r, false)) j["read"]["ranks"] = spread_json(*s);
+    j["stop"] = to_string(r.stop);
+    j["write"] = phase_summary_to_json(r.figures.write);
+    j["read"] = phase_summary_to_json(r.figures.read);
     // Medians over the repetitions of each repetition's figure (figures.hpp).
-    if (auto l = latency_medians(r))
+    if (const auto& l = r.figures.latency)
         j["read"]["latency"] = {{"repetitions", l->repetitions},  {"ops", number(l->ops)},
                                 {"iops", number(l->iops)},        {"p50_ns", number(l->p50_ns)},
                                 {"p90_ns", number(l->p90_ns)},    {"p99_ns", number(l->p99_ns)},
@@ -624,17 +686,17 @@ json to_json(const study_result& r) {
     for (const case_result& c : r.cases) {
         json j = to_json(c);
         // What needs the study or the other cases: noise findings under the
-        // study's rules, speed-ups with their intervals (noise.hpp).
-        j["noise"] = noise_findings(c, r.spec.noise_cv, r.spec.noise_min_samples);
-        if (const case_result* base = find_baseline(r.cases, c, r.spec.baseline)) {
+        // study's rules, speed-ups with their intervals (summary.hpp).
+        j["noise"] = c.figures.noise;
+        if (c.figures.baseline_index) {
             auto figure = [](const speedup_estimate& e) {
                 return json{
                     {"value", number(e.value)}, {"ci_low", number(e.ci.low)}, {"ci_high", number(e.ci.high)}};
             };
-            j["speedup"] = {{"baseline_index", base->spec.index},
-                            {"write", figure(write_speedup(r.cases, *base, c))},
-                            {"read", figure(read_speedup(*base, c))},
-                            {"write_pooled_n", shared_write_times(r.cases, c).size()}};
+            j["speedup"] = {{"baseline_index", *c.figures.baseline_index},
+                            {"write", figure(c.figures.write_speedup)},
+                            {"read", figure(c.figures.read_speedup)},
+                            {"write_pooled_n", c.figures.write_pooled_n}};
         }
         cases.push_back(std::move(j));
     }
@@ -679,7 +741,10 @@ case_spec case_spec_from_json(const json& j) {
 }
 
 case_result case_result_from_json(const json& j) {
-    return case_result_from(reader(j, "case"));
+    case_result c = case_result_from(reader(j, "case"));
+    const study rules; // the default noise rules: a case alone has no study
+    summarize_case(c, rules.noise_cv, rules.noise_min_samples);
+    return c;
 }
 
 repetition repetition_from_json(const json& j) {
@@ -717,6 +782,7 @@ study_result study_result_from_json(const json& j, const std::string& source) {
         const json& cases = top.array("cases");
         for (std::size_t i = 0; i < cases.size(); ++i)
             r.cases.push_back(case_result_from(reader(cases[i], fmt::format("cases[{}]", i))));
+        summarize_study(r);
         return r;
     } catch (const usage_error& e) {
         throw usage_error(fmt::format("{}: not a valid formatbench results record: {}", source, e.what()));

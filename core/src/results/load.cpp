@@ -4,6 +4,7 @@
 #include "base/error.hpp"
 #include "base/text_file.hpp"
 #include "results/json.hpp"
+#include "results/summary.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -99,6 +100,8 @@ results_source parse_results_source(const std::string& text, const std::string& 
             throw usage_error(fmt::format("{}:{}: not a formatbench log line: {}", path, number, e.what()));
         }
     }
+    const study rules = out.spec ? *out.spec : study{};
+    summarize_cases(out.cases, rules.noise_cv, rules.noise_min_samples, rules.baseline);
     return out;
 }
 

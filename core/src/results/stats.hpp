@@ -29,10 +29,6 @@ latency_summary summarize_latencies(std::vector<double> latencies_ns, std::uint6
 // as quantile() gives them); 0 for fewer than 4 samples.
 std::size_t iqr_outliers(const std::vector<double>& samples);
 
-struct interval {
-    double low = 0, high = 0;
-};
-
 // The percentile bootstrap interval (level, e.g. 0.95) of the speed-up
 // median(baseline) / median(times): `resamples` times, each side is drawn
 // again with replacement (index = next mt19937_64(seed) value mod n, so the

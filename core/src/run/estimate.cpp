@@ -1,6 +1,8 @@
 // Plan's estimates (estimate.hpp).
 #include "run/estimate.hpp"
 
+#include "results/summary.hpp"
+
 #include "results/cost_model.hpp"
 #include "results/figures.hpp"
 #include "results/stats.hpp"
@@ -76,10 +78,17 @@ bool same_run_params(const run_params& a, const run_params& b) {
     return true;
 }
 
-// The run time of a case whose repetition takes `per` seconds.
-double case_seconds(double per, const run_params& p) {
+// The run time of a case whose repetition takes `per` seconds. repeat:
+// auto counts `auto_reps` repetitions (an earlier run's count of the same
+// case, else auto_min_repetitions), at most max_time's worth.
+double case_seconds(double per, const run_params& p, double auto_reps = auto_min_repetitions) {
     if (!std::isfinite(per)) return not_a_number;
     double reps = p.repeat;
+    if (p.repeat == 0) {
+        reps = std::max<double>(auto_min_repetitions, auto_reps);
+        if (per > 0)
+            reps = std::max<double>(auto_min_repetitions, std::min(reps, std::ceil(p.max_time / per)));
+    }
     if (per > 0) reps = std::max(reps, std::ceil(p.min_time / per));
     double warm = p.warmup;
     if (per > 0) warm = std::max(warm, std::ceil(p.warmup_time / per));
@@ -87,9 +96,9 @@ double case_seconds(double per, const run_params& p) {
 }
 
 double case_seconds(const case_result& r, const run_params& p, double scale) {
-    const std::vector<double> w = write_times(r), rd = read_times(r);
-    if (w.empty() || rd.empty()) return not_a_number;
-    return case_seconds((summarize(w).median + summarize(rd).median) * scale, p);
+    if (r.samples.empty()) return not_a_number;
+    return case_seconds((r.figures.write.median_s + r.figures.read.median_s) * scale, p,
+                        static_cast<double>(r.samples.size()));
 }
 
 // `r` and `c` are the same format and setting but for the count.

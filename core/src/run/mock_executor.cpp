@@ -33,6 +33,14 @@ public:
         auto pick = [&](const std::vector<double>& v) { return v.empty() ? 1e-3 : v[i % v.size()]; };
         report.rep.write.wall_s = pick(script_.write_s);
         report.rep.read.wall_s = pick(script_.read_s);
+        auto wait = [&](phase_sample& p, const std::vector<double>& v) {
+            if (v.empty()) return;
+            p.accounting.measured = true;
+            p.accounting.cpus = 1;
+            p.accounting.wait_s = v[i % v.size()];
+        };
+        wait(report.rep.write, script_.write_wait_s);
+        wait(report.rep.read, script_.read_wait_s);
         report.verify.checked = true;
         report.verify.compared = 1;
         report.verify.lossless_expected = true;

@@ -17,9 +17,13 @@
 namespace formatbench {
 
 struct mock_script {
-    step_result start;              // the outcome of start
-    std::vector<double> write_s;    // write time of recorded repetition i (cycled); empty = 1 ms
-    std::vector<double> read_s;     // read time of recorded repetition i (cycled); empty = 1 ms
+    step_result start;           // the outcome of start
+    std::vector<double> write_s; // write time of recorded repetition i (cycled); empty = 1 ms
+    std::vector<double> read_s;  // read time of recorded repetition i (cycled); empty = 1 ms
+    // Seconds the phase of repetition i waited for a CPU (cycled): when
+    // given, the samples carry measured accounting on one CPU, as a
+    // disturbed or undisturbed phase would (results/summary.hpp).
+    std::vector<double> write_wait_s, read_wait_s;
     std::size_t fail_at = SIZE_MAX; // this recorded repetition returns `failure`
     step_result failure;
     std::uint64_t file_bytes = 0;

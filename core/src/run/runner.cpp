@@ -1,6 +1,7 @@
 // The runner's loop over batches and rounds (runner.hpp).
 #include "run/runner.hpp"
 
+#include "results/summary.hpp"
 #include "run/schedule.hpp"
 #include "run/verify.hpp"
 
@@ -122,11 +123,12 @@ private:
         if (!res.verify.checked || v.outside_tolerance > res.verify.outside_tolerance ||
             (v.outside_tolerance == res.verify.outside_tolerance && v.mismatches > res.verify.mismatches))
             res.verify = v;
+        summarize_case(res, study_.noise_cv, study_.noise_min_samples);
         observers_.repetition_done(res);
-        const run_params& p = res.spec.params;
-        if (res.samples.size() >= options_.max_repetitions ||
-            (res.samples.size() >= p.repeat && c.elapsed >= p.min_time))
+        if (const auto stop = enough_samples(res, c.elapsed, options_.max_repetitions)) {
+            res.stop = *stop;
             end(c, {});
+        }
     }
 
     // Ends the case with `r` (ok: it has enough samples).
@@ -160,6 +162,7 @@ private:
             res.status = case_status::failed;
             res.error = tolerance_failure(res.verify);
         }
+        summarize_case(res, study_.noise_cv, study_.noise_min_samples);
         observers_.case_finished(res, false);
         results_[c.position] = std::move(res);
     }
@@ -198,6 +201,7 @@ run_outcome run_cases(study_result run, executor& ex, observer_list& observers,
     for (std::size_t i : resumed) {
         case_result r = options.resumed.at(s.cases[i].key);
         r.spec = s.cases[i]; // this study's position and identity
+        summarize_case(r, s.noise_cv, s.noise_min_samples);
         observers.case_finished(r, true);
         l.results()[i] = std::move(r);
     }
@@ -209,6 +213,7 @@ run_outcome run_cases(study_result run, executor& ex, observer_list& observers,
         if (r.status != case_status::ok) outcome.any_failed = true;
     if (outcome.interrupted || outcome.result.cases.size() < to_run.size() + resumed.size())
         outcome.any_failed = true;
+    summarize_study(outcome.result); // the speed-ups, now that every case has ended
     observers.end(outcome);
     return outcome;
 }

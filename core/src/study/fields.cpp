@@ -115,6 +115,31 @@ syntax<unsigned> bounded(unsigned minimum, std::string expected) {
             [](const unsigned& v) { return std::to_string(v); }};
 }
 
+syntax<unsigned> repeat_count() {
+    const syntax<unsigned> whole = bounded(1, "");
+    return {[whole](const std::string& s) -> std::optional<unsigned> {
+                if (s == "auto") return 0u;
+                return whole.parse(s);
+            },
+            "a whole number of repetitions, 1 or more, or auto (until the precision is reached)",
+            {"auto"},
+            [](const unsigned& v) { return v == 0 ? std::string("auto") : std::to_string(v); }};
+}
+
+syntax<double> fraction() {
+    return {[](const std::string& text) -> std::optional<double> {
+                const bool percent = !text.empty() && text.back() == '%';
+                auto v = detail::parse_real(percent ? text.substr(0, text.size() - 1) : text);
+                if (!v) return std::nullopt;
+                const double f = percent ? *v / 100 : *v;
+                if (!(f > 0) || !std::isfinite(f)) return std::nullopt;
+                return f;
+            },
+            "a fraction more than 0 like 0.1 or 10%",
+            {},
+            [](const double& v) { return fmt::format("{}", v); }};
+}
+
 } // namespace syntaxes
 
 // ---- JSON values -------------------------------------------------------------------
@@ -251,9 +276,18 @@ std::vector<field<run_params>> make_run_fields() {
         t.emplace_back(make("read", "read", identity_when_set, &rp::read, syntaxes::choice(all_read_modes)));
     read.json_optional = true;
     shown(read, "READ", "read ");
-    shown(t.emplace_back(make("repeat", "repeat", identity_when_varied, &rp::repeat,
-                              syntaxes::bounded(1, "a whole number of repetitions, 1 or more"))),
-          "REPEAT", "repeat ");
+    shown(
+        t.emplace_back(make("repeat", "repeat", identity_when_varied, &rp::repeat, syntaxes::repeat_count())),
+        "REPEAT", "repeat ");
+    // repeat: auto's target and budget; absent from records older than them.
+    auto& precision = t.emplace_back(
+        make("precision", "precision", identity_when_varied, &rp::precision, syntaxes::fraction()));
+    precision.json_optional = true;
+    shown(precision, "", "precision ");
+    auto& max_time = t.emplace_back(
+        make("max_time", "max_time_s", identity_when_varied, &rp::max_time, syntaxes::timeout));
+    max_time.json_optional = true;
+    shown(max_time, "", "max_time ");
     shown(t.emplace_back(make("warmup", "warmup", identity_when_varied, &rp::warmup,
                               syntaxes::bounded(0, "a whole number of warm-up repetitions, 0 or more"))),
           "WARMUP", "warmup ");
@@ -300,7 +334,9 @@ std::vector<field<run_params>> make_run_fields() {
     block.identity_text = [](const rp& p) { return std::to_string(p.access_block); };
     block.json_optional = true;
     // A plane's size is its shape's, not a block's.
-    block.applies = [](const rp& p) { return p.access != access_mode::whole && p.access != access_mode::plane; };
+    block.applies = [](const rp& p) {
+        return p.access != access_mode::whole && p.access != access_mode::plane;
+    };
     shown(block, "BLOCK", "block ");
     auto& ops =
         t.emplace_back(make("access_ops", "access_ops", identity_when_set, &rp::access_ops, syntaxes::count));
@@ -373,18 +409,7 @@ std::vector<field<study>> make_study_fields() {
     t.push_back(make("isolation", "isolation", identity_never, &study::isolation,
                      syntaxes::choice(all_isolation_modes)));
     // Noise warnings (results/noise.hpp); records from before them lack both.
-    const syntax<double> fraction{[](const std::string& text) -> std::optional<double> {
-                                      const bool percent = !text.empty() && text.back() == '%';
-                                      auto v = detail::parse_real(percent ? text.substr(0, text.size() - 1)
-                                                                          : text);
-                                      if (!v) return std::nullopt;
-                                      const double f = percent ? *v / 100 : *v;
-                                      if (!(f > 0) || !std::isfinite(f)) return std::nullopt;
-                                      return f;
-                                  },
-                                  "a fraction more than 0 like 0.1 or 10%",
-                                  {},
-                                  [](const double& v) { return fmt::format("{}", v); }};
+    const syntax<double> fraction = syntaxes::fraction();
     t.push_back(make("noise_cv", "noise_cv", identity_never, &study::noise_cv, fraction));
     t.back().json_optional = true;
     t.push_back(make("noise_min_samples", "noise_min_samples", identity_never, &study::noise_min_samples,

@@ -113,7 +113,9 @@ struct run_params {
     cache_mode cache = cache_mode::warm;
     sync_mode sync = sync_mode::none;
     read_mode read = read_mode::copy;
-    unsigned repeat = 5;          // recorded repetitions, at least
+    unsigned repeat = 5;          // recorded repetitions, at least; 0: auto (until `precision`)
+    double precision = 0.02;      // repeat: auto: the half-width of the median's 95% interval / median
+    double max_time = 10;         // repeat: auto: seconds of recorded write+read, at most
     unsigned warmup = 1;          // unrecorded repetitions first
     double warmup_time = 0;       // seconds of warm-up (and of each re-warm), at least
     double min_time = 0;          // seconds of recorded write+read, at least

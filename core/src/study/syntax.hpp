@@ -47,6 +47,10 @@ extern const syntax<std::string> text;
 
 // A whole number in [minimum, 10^9].
 syntax<unsigned> bounded(unsigned minimum, std::string expected);
+// A number of repetitions, 1 or more, or "auto" (0).
+syntax<unsigned> repeat_count();
+// A fraction more than 0: "0.1", "10%".
+syntax<double> fraction();
 
 // One of an enumeration's values (an all_* array of study.hpp), by to_string().
 template <class E, std::size_t N>

@@ -1,0 +1,225 @@
+// The case summary, computed once (summary.hpp).
+#include "results/summary.hpp"
+
+#include "results/figures.hpp"
+#include "results/stats.hpp"
+#include "study/identity.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace formatbench {
+
+double outside_s(const phase_sample& p) noexcept {
+    const phase_accounting& a = p.accounting;
+    if (!a.measured || !(p.wall_s > 0)) return 0;
+    const bool own_cpus_full = a.cpus > 0 && p.user_s + p.sys_s >= 0.9 * a.cpus * p.wall_s;
+    return std::min(p.wall_s, a.steal_s + (own_cpus_full ? 0 : a.wait_s));
+}
+
+bool is_disturbed(const phase_sample& p) noexcept {
+    return outside_s(p) > disturbed_fraction * p.wall_s;
+}
+
+interval median_interval(const std::vector<double>& sorted, double level) {
+    const std::size_t n = sorted.size();
+    const double nan = not_a_number;
+    if (n == 0) return {nan, nan};
+    // P(B <= j) for B ~ Binomial(n, 1/2), term by term in logarithms
+    // (C(n, j) / 2^n underflows for large n otherwise).
+    const double alpha = (1 - level) / 2, dn = static_cast<double>(n);
+    double cdf = 0;
+    std::size_t k = 0; // the interval is [x(k), x(n+1-k)], 1-based; 0: none
+    for (std::size_t j = 0; j < n / 2; ++j) {
+        const double dj = static_cast<double>(j);
+        cdf += std::exp(std::lgamma(dn + 1) - std::lgamma(dj + 1) - std::lgamma(dn - dj + 1) -
+                        dn * std::log(2.0));
+        if (cdf > alpha) break;
+        k = j + 1; // P(B <= k - 1) <= alpha
+    }
+    if (k == 0) return {nan, nan};
+    return {sorted[k - 1], sorted[n - k]};
+}
+
+namespace {
+
+double median_of(std::vector<double> v) {
+    return v.empty() ? not_a_number : summarize(std::move(v)).median;
+}
+
+std::vector<std::string> findings(const phase_figures& p, bool write, double noise_cv,
+                                  unsigned noise_min_samples) {
+    std::vector<std::string> parts;
+    if (p.high_cv) parts.push_back(fmt::format("CV {:.1f}% is above {:g}%", p.cv * 100, noise_cv * 100));
+    if (p.outliers)
+        parts.push_back(fmt::format("{} of {} samples {} (beyond 1.5 IQR)", p.outliers, p.used,
+                                    p.outliers == 1 ? "is an outlier" : "are outliers"));
+    if (p.few_samples)
+        parts.push_back(fmt::format("only {} sample{} (fewer than {})", p.used, p.used == 1 ? "" : "s",
+                                    noise_min_samples));
+    if (p.on_disturbed)
+        parts.push_back(fmt::format("{} of {} samples disturbed (something else took the CPU); the "
+                                    "estimate rests on all of them",
+                                    p.disturbed, p.n));
+    if (parts.empty()) return {};
+    std::string line = write ? "write: " : "read: ";
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        line += (i ? "; " : "") + parts[i];
+    return {line};
+}
+
+bool same_but_cache(const case_identity& a, const case_identity& b) {
+    auto strip = [](const case_identity& id) {
+        case_identity out;
+        for (const auto& e : id)
+            if (e.first != "run.cache") out.push_back(e);
+        return out;
+    };
+    return strip(a) == strip(b);
+}
+
+speedup_estimate estimate_speedup(const std::vector<double>& baseline_times,
+                                  const std::vector<double>& times) {
+    return {speedup(baseline_times, times), bootstrap_speedup_interval(baseline_times, times)};
+}
+
+} // namespace
+
+phase_figures summarize_phase(const std::vector<const phase_sample*>& samples, std::uint64_t bytes,
+                              double noise_cv, unsigned noise_min_samples) {
+    phase_figures f;
+    f.n = samples.size();
+    f.bytes = bytes;
+    std::vector<const phase_sample*> clean;
+    for (const phase_sample* p : samples) {
+        if (is_disturbed(*p))
+            ++f.disturbed;
+        else
+            clean.push_back(p);
+        add_rank_accounting(f.total, p->accounting);
+    }
+    const bool use_clean = f.disturbed == 0 || clean.size() >= min_undisturbed;
+    const std::vector<const phase_sample*>& used = use_clean ? clean : samples;
+    f.used = used.size();
+    f.on_disturbed = !use_clean;
+    std::vector<double> user, sys;
+    for (const phase_sample* p : used) {
+        f.used_times.push_back(p->wall_s);
+        f.used_outside_s.push_back(outside_s(*p));
+        user.push_back(p->user_s);
+        sys.push_back(p->sys_s);
+    }
+    const summary s = summarize(f.used_times);
+    f.median_s = s.median;
+    f.min_s = s.min;
+    f.mean_s = s.mean;
+    f.stddev_s = s.stddev;
+    f.cv = s.cv;
+    f.outliers = iqr_outliers(f.used_times);
+    f.high_cv = s.n >= 2 && s.cv > noise_cv;
+    f.few_samples = s.n < noise_min_samples;
+    std::vector<double> sorted = f.used_times;
+    std::sort(sorted.begin(), sorted.end());
+    const interval ci = median_interval(sorted);
+    f.ci_low_s = ci.low;
+    f.ci_high_s = ci.high;
+    f.precision = f.median_s > 0 ? (ci.high - ci.low) / 2 / f.median_s : not_a_number;
+    f.throughput_mb_s = s.n > 0 ? throughput_mb_s(bytes, s.median) : not_a_number;
+    f.user_s = median_of(std::move(user));
+    f.sys_s = median_of(std::move(sys));
+    return f;
+}
+
+void summarize_case(case_result& c, double noise_cv, unsigned noise_min_samples) {
+    case_figures& f = c.figures;
+    const auto baseline_index = f.baseline_index;
+    const speedup_estimate ws = f.write_speedup, rs = f.read_speedup;
+    const std::size_t pooled = f.write_pooled_n;
+    f = case_figures{};
+    f.computed = true;
+    for (const bool write : {true, false}) {
+        std::vector<const phase_sample*> samples;
+        for (const repetition& r : c.samples)
+            samples.push_back(write ? &r.write : &r.read);
+        phase_figures& p = write ? f.write : f.read;
+        p = summarize_phase(samples, phase_bytes(c, write), noise_cv, noise_min_samples);
+        p.metrics = metric_medians(c, write);
+        p.ranks = rank_spread_medians(c, write);
+        if (c.status == case_status::ok)
+            for (std::string& line : findings(p, write, noise_cv, noise_min_samples))
+                f.noise.push_back(std::move(line));
+    }
+    f.size_ratio = size_ratio(c);
+    f.resident_fraction = median_resident_fraction(c);
+    f.latency = latency_medians(c);
+    // (kept until summarize_study computes them again)
+    f.baseline_index = baseline_index;
+    f.write_speedup = ws;
+    f.read_speedup = rs;
+    f.write_pooled_n = pooled;
+}
+
+std::optional<case_stop> enough_samples(const case_result& c, double elapsed_s, std::size_t max_repetitions) {
+    const run_params& p = c.spec.params;
+    const std::size_t n = c.samples.size();
+    if (p.repeat > 0) {
+        if (n >= p.repeat && elapsed_s >= p.min_time) return case_stop::repeat;
+    } else if (n >= auto_min_repetitions && elapsed_s >= p.min_time) {
+        auto precise = [&](const phase_figures& f) { return f.precision <= p.precision; };
+        if (precise(c.figures.write) && precise(c.figures.read)) return case_stop::precision;
+        if (elapsed_s >= p.max_time) return case_stop::budget;
+    }
+    if (n >= max_repetitions) return case_stop::limit;
+    return std::nullopt;
+}
+
+std::vector<double> shared_write_times(const std::vector<case_result>& all, const case_result& c) {
+    std::vector<double> out;
+    bool self = false;
+    for (const case_result& o : all) {
+        if (o.status != case_status::ok && &o != &c) continue;
+        if (&o == &c || (!c.spec.identity.empty() && same_but_cache(o.spec.identity, c.spec.identity))) {
+            self |= &o == &c;
+            out.insert(out.end(), o.figures.write.used_times.begin(), o.figures.write.used_times.end());
+        }
+    }
+    if (!self) out = c.figures.write.used_times; // c is not one of `all`
+    return out;
+}
+
+speedup_estimate pair_speedup(const std::vector<case_result>& all, const case_result& slower,
+                              const case_result& faster, bool write) {
+    if (&slower == &faster) return {1.0, {1.0, 1.0}};
+    if (write) return estimate_speedup(shared_write_times(all, slower), shared_write_times(all, faster));
+    return estimate_speedup(slower.figures.read.used_times, faster.figures.read.used_times);
+}
+
+void summarize_cases(std::vector<case_result>& cases, double noise_cv, unsigned noise_min_samples,
+                     const std::string& baseline) {
+    for (case_result& c : cases)
+        summarize_case(c, noise_cv, noise_min_samples);
+    for (case_result& c : cases) {
+        case_figures& f = c.figures;
+        f.baseline_index.reset();
+        f.write_speedup = f.read_speedup = {not_a_number, {not_a_number, not_a_number}};
+        f.write_pooled_n = shared_write_times(cases, c).size();
+        const case_result* base = find_baseline(cases, c, baseline);
+        if (!base) continue;
+        f.baseline_index = base->spec.index;
+        if (base == &c) {
+            const double one = c.samples.empty() ? not_a_number : 1.0;
+            f.write_speedup = f.read_speedup = {one, {one, one}};
+            continue;
+        }
+        f.write_speedup = pair_speedup(cases, *base, c, true);
+        f.read_speedup = pair_speedup(cases, *base, c, false);
+    }
+}
+
+void summarize_study(study_result& r) {
+    summarize_cases(r.cases, r.spec.noise_cv, r.spec.noise_min_samples, r.spec.baseline);
+}
+
+} // namespace formatbench

@@ -1,0 +1,86 @@
+// The summary of each case, computed once (docs/methodology.md, "The
+// estimate"): per phase which samples were disturbed, the estimate (the
+// median of the samples it rests on), its 95% interval and precision,
+// spread, noise, throughput, CPU and accounting totals; per case the size
+// ratio, residency, latency figures and the speed-ups against the study's
+// baseline with their intervals. It is built when a case ends
+// (summarize_case; the runner) and for a whole set when a run ends or a
+// record is loaded (summarize_study); the outputs, the verdict, compare and
+// the report read case_result::figures and compute none of it again.
+#pragma once
+
+#include "results/result.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace formatbench {
+
+// A sample is disturbed when something outside its case took the CPU from
+// it during its timed intervals for more than this fraction of its wall
+// time: the time its threads waited, runnable, for a CPU (not counted when
+// the phase's own CPU time filled every CPU it may use: its threads then
+// waited for each other) plus the machine's steal time per CPU.
+inline constexpr double disturbed_fraction = 0.02;
+bool is_disturbed(const phase_sample& p) noexcept;
+// The time something outside the case took from the sample (0 when not measured).
+double outside_s(const phase_sample& p) noexcept;
+
+// The estimate rests on the undisturbed samples when at least this many
+// are (the fewest for which order statistics give a 95% interval of the
+// median), or when none is disturbed.
+inline constexpr std::size_t min_undisturbed = 6;
+
+// The distribution-free interval of the median of `sorted` (ascending):
+// [x(k), x(n+1-k)] (1-based) with the largest k for which its coverage,
+// 1 - 2 P(B <= k - 1) for B ~ Binomial(n, 1/2), is at least `level`. NaN
+// bounds when n is too small for any k (fewer than 6 values at 0.95).
+interval median_interval(const std::vector<double>& sorted, double level = 0.95);
+
+// The figures of one phase from its samples (write or read) under the
+// study's noise rules. `bytes`: what the phase moves (figures.hpp phase_bytes).
+phase_figures summarize_phase(const std::vector<const phase_sample*>& samples, std::uint64_t bytes,
+                              double noise_cv, unsigned noise_min_samples);
+
+// Fills c.figures but for the speed-ups (they need the other cases).
+void summarize_case(case_result& c, double noise_cv, unsigned noise_min_samples);
+
+// Every case of the set, then each one's baseline and speed-ups: the
+// baseline's used samples against the case's (the write from the pooled
+// used samples of the cases that share their write, noise.hpp), a
+// bootstrap interval (stats.hpp: B = 2000, seed 1); exactly 1 for the
+// baseline against itself.
+void summarize_study(study_result& r);
+// The same for cases read without their study's result (a log): no
+// speed-ups unless `baseline` is given.
+void summarize_cases(std::vector<case_result>& cases, double noise_cv, unsigned noise_min_samples,
+                     const std::string& baseline);
+
+// repeat: auto's fewest recorded repetitions: the fewest samples for
+// which order statistics give a 95% interval of the median.
+inline constexpr std::size_t auto_min_repetitions = 6;
+
+// Whether case `c` (its figures up to date: summarize_case) has taken
+// enough samples after `elapsed_s` seconds of recorded write + read, and
+// why; none while it needs more. A fixed `repeat`: that many and min_time
+// (case_stop::repeat). repeat: auto: at least auto_min_repetitions and
+// min_time, then until the precision of both phases' estimates is at most
+// `precision` (case_stop::precision) or max_time is spent
+// (case_stop::budget). Either way at most max_repetitions (case_stop::limit).
+std::optional<case_stop> enough_samples(const case_result& c, double elapsed_s, std::size_t max_repetitions);
+
+// `faster` against `slower` (two summarized cases of `all`), one phase:
+// median(slower's used samples) / median(faster's), with the bootstrap
+// interval (the write from the pooled samples, as for the baseline); for
+// rankings that compare two rows neither of which is the baseline.
+speedup_estimate pair_speedup(const std::vector<case_result>& all, const case_result& slower,
+                              const case_result& faster, bool write);
+
+// The write times of `c` and of every case whose identity differs from
+// c's only in the read cache (run.cache), in plan order: the used samples
+// of each (figures computed).
+std::vector<double> shared_write_times(const std::vector<case_result>& all, const case_result& c);
+
+} // namespace formatbench
