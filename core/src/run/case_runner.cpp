@@ -12,8 +12,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
+#include <thread>
 #include <vector>
 
 namespace formatbench {
@@ -63,6 +67,27 @@ double clock_pair_cost_ns() {
 constexpr std::uint64_t pattern_batch_bytes = 64ull << 20;
 constexpr std::uint64_t direct_alignment = 4096; // FB_OPEN_DIRECT's promise for buffers
 
+// The test hook FORMATBENCH_TEST_PIECE_DELAY_MS (docs/testing.md): the
+// milliseconds to sleep in each streamed chunk's untimed work, on rank
+// FORMATBENCH_TEST_PIECE_DELAY_RANK (every rank when unset).
+std::chrono::milliseconds test_piece_delay(unsigned rank) {
+    const auto number = [](const char* name) -> long long {
+        const char* text = std::getenv(name);
+        if (!text || !*text) return -1;
+        const std::string_view v(text);
+        long long n = -1;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+        if (ec != std::errc() || end != v.data() + v.size() || n < 0 || n > 3'600'000)
+            throw usage_error(fmt::format("{}={}: expected a whole number (0 to 3600000)", name, v));
+        return n;
+    };
+    const long long ms = number("FORMATBENCH_TEST_PIECE_DELAY_MS");
+    if (ms <= 0) return std::chrono::milliseconds(0);
+    const long long only = number("FORMATBENCH_TEST_PIECE_DELAY_RANK");
+    if (only >= 0 && static_cast<unsigned long long>(only) != rank) return std::chrono::milliseconds(0);
+    return std::chrono::milliseconds(ms);
+}
+
 } // namespace
 
 case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_source& source, rank_plan plan,
@@ -75,6 +100,7 @@ case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_s
     chunk_ = std::max<std::uint64_t>(1, chunk_bytes / esize_);
     if (chunk_ > largest && largest > 0) chunk_ = largest;
     in_memory_ = payload <= in_memory_bytes;
+    if (!in_memory_) piece_delay_ = test_piece_delay(plan_.where.rank);
     write_buf_ = aligned_buffer((in_memory_ ? count_ : chunk_) * esize_, spec.params.align_offset);
     // A pattern's operations read into pattern_buf_ (below): no buffer for
     // the whole read, which for random 4 KiB reads of a large file would
@@ -200,6 +226,7 @@ phase_sample case_runner::write_phase() {
     for (std::uint64_t first = 0; first < count_; first += chunk_) {
         std::uint64_t n = std::min(chunk_, count_ - first);
         source_.fill(plan_.write.offset + first, n, write_buf_.data()); // untimed
+        if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
         start = clock_reading::start();
         out->write(write_buf_.data(), n);
         accumulate(t, start, clock_reading::stop());
@@ -253,6 +280,7 @@ phase_sample case_runner::read_phase(verification& v) {
         accumulate(t, start, clock_reading::stop());
         source_.fill(plan_.read.offset + first, n, expected_->data()); // untimed
         verify_chunk(type, expected_->data(), read_buf_.data(), n, plan_.read.offset + first, v);
+        if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
         poison(read_buf_);
     }
     start = clock_reading::start();
@@ -289,6 +317,7 @@ phase_sample case_runner::view_phase(verification& v) {
             std::uint64_t n = std::min(chunk_, read_count_ - first);
             source_.fill(plan_.read.offset + first, n, expected_->data()); // untimed
             verify_chunk(type, expected_->data(), data + first * esize_, n, plan_.read.offset + first, v);
+            if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
         }
     }
     start = clock_reading::start();

@@ -15,6 +15,7 @@
 #include "run/warm_up.hpp"
 #include "study/access.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -102,6 +103,9 @@ private:
     std::uint64_t read_count_; // and reads back (another rank's, with read_rank_shift)
     std::uint64_t chunk_ = 1;
     bool in_memory_ = true;
+    // FORMATBENCH_TEST_PIECE_DELAY_MS (docs/testing.md): slept in the
+    // untimed work of each streamed chunk; 0 without it.
+    std::chrono::milliseconds piece_delay_{0};
     aligned_buffer write_buf_, read_buf_;
     // Streamed: one chunk of the expected values. In memory, when this
     // process reads back what another rank wrote: all of them.

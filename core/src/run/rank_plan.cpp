@@ -20,6 +20,7 @@ rank_plan plan_rank(const case_spec& c, rank_place where, const std::string& pat
         throw usage_error(
             fmt::format("case {}: {} ranks x {} values do not fit in 64 bits", c.key, where.size, count));
     rank_plan plan;
+    plan.where = where;
     plan.total = p.scaling == scaling_mode::weak ? count * where.size : count;
     const unsigned source = static_cast<unsigned>((where.rank + p.read_rank_shift % where.size) % where.size);
     plan.write = rank_slice(p.scaling, count, where.rank, where.size);

@@ -33,6 +33,7 @@ struct element_slice {
 };
 
 struct rank_plan {
+    rank_place where; // this rank among the ranks of the run
     element_slice write, read;
     std::uint64_t total = 0; // elements across all ranks (the shared file's)
     std::string write_path, read_path;
