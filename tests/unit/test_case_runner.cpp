@@ -4,8 +4,11 @@
 // bytes fails the case; a read that delivers nothing is caught however the
 // buffer looked before; streamed and in-memory cases write the same bytes;
 // the phases a case announces reach the observers in order, from this
-// process and from a forked worker.
+// process and from a forked worker; with several ranks, a streamed phase's
+// meetings (rank_meeting) against a scripted other rank, in this process
+// and through a forked worker's rank, when a rank fails too.
 #include "host/registry.hpp"
+#include "run/communicator.hpp"
 #include "run/data.hpp"
 #include "run/executor.hpp"
 #include "run/runner.hpp"
@@ -16,6 +19,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -93,6 +97,71 @@ std::vector<std::string> phases_of(const fb::case_spec& c, std::uint64_t in_memo
         EXPECT_EQ(outcome.result.cases[0].status, fb::case_status::ok) << outcome.result.cases[0].error;
     }
     return seen;
+}
+
+// The other rank of a run of two, as this rank's meetings see it: in every
+// phase it makes `chunks` transfers, and at its meeting number `fail_at` of
+// the run (from 0; never when negative) its phase fails. Records the flags
+// this rank brings, phase by phase (a phase's meetings end at the first
+// whose flags have no `more`, or a `failed`).
+struct other_rank final : fb::rank_meeting {
+    unsigned chunks = 0;
+    int fail_at = -1;
+    std::vector<std::vector<unsigned>> phases;
+
+    unsigned meet(unsigned mine) override {
+        if (!in_phase_) {
+            phases.emplace_back();
+            round_ = 0;
+            in_phase_ = true;
+        }
+        phases.back().push_back(mine);
+        unsigned theirs = round_++ < chunks ? more : 0;
+        if (calls_++ == fail_at) theirs |= failed;
+        const unsigned all = mine | theirs;
+        if ((all & failed) || !(all & more)) in_phase_ = false;
+        return all;
+    }
+
+private:
+    bool in_phase_ = false;
+    unsigned round_ = 0;
+    int calls_ = 0;
+};
+
+// Runs one case as rank 0 of `ranks`, meeting the others through `others`,
+// in this process or in a forked worker.
+fb::case_result run_as_rank(const fb::case_spec& c, std::uint64_t in_memory_bytes, unsigned ranks,
+                            fb::rank_meeting* others, bool forked) {
+    const std::string where =
+        (std::filesystem::temp_directory_path() / ("fb_rank_" + std::to_string(::getpid()))).string();
+    std::filesystem::create_directories(where);
+    fb::case_environment env;
+    env.plugins = &test_registry();
+    env.directory = where;
+    env.in_memory_bytes = in_memory_bytes;
+    env.place = {0, ranks};
+    env.ranks = others;
+    auto ex = forked ? fb::make_forked_executor(env) : fb::make_in_process_executor(env);
+    fb::study_result run;
+    run.spec.cases = {c};
+    run.spec.cases[0].index = 0;
+    fb::observer_list none;
+    fb::runner_options o;
+    o.in_memory_bytes = in_memory_bytes;
+    auto outcome = fb::run_cases(run, *ex, none, o);
+    std::filesystem::remove_all(where);
+    EXPECT_EQ(outcome.result.cases.size(), 1u);
+    return outcome.result.cases.empty() ? fb::case_result{} : outcome.result.cases[0];
+}
+
+// This rank's flags in one phase: `transfers` times `more`, then no flag
+// until the meeting in which no rank has a transfer left.
+std::vector<unsigned> flags(unsigned transfers, unsigned meetings) {
+    std::vector<unsigned> f(meetings, 0);
+    for (unsigned i = 0; i < transfers && i < meetings; ++i)
+        f[i] = fb::rank_meeting::more;
+    return f;
 }
 
 // Runs the one case of a study text with the given in-memory limit.
@@ -213,4 +282,112 @@ TEST(case_runner, announces_its_phases_in_order_in_process_and_forked) {
         EXPECT_EQ(phases_of(s.cases[0], std::uint64_t{1} << 30, forked), in_memory);
         EXPECT_EQ(phases_of(s.cases[0], std::uint64_t{64} << 10, forked), streamed); // 800 KB > 64 KiB
     }
+}
+
+// A streamed phase's meetings (case_runner.hpp): 100000 f64 values in
+// chunks of 64 KiB (8192 values) are 13 chunks, 12 x 8192 + 1696. In each
+// phase this rank brings `more` to the meetings before its 13 transfers
+// (the read's first one precedes its open) and nothing after them, until a
+// meeting in which no rank has a transfer left: 14 meetings when the other
+// rank has 5 chunks, 16 when it has 15. Whole repetitions: a warm-up and
+// two recorded, a write and a read phase each.
+TEST(rank_meetings, every_rank_meets_as_often_as_the_rank_with_most_chunks) {
+    auto s = fb::load_study_text(
+        "datasets: [{count: 100000}]\nformats: [raw]\ndefaults: {repeat: 2, warmup: 1, chunk: 64KiB}\n",
+        "<t>");
+    ASSERT_EQ(s.cases.size(), 1u);
+    for (bool forked : {false, true})
+        for (unsigned theirs : {5u, 15u}) {
+            SCOPED_TRACE(std::string(forked ? "forked" : "in process") + ", other rank's chunks " +
+                         std::to_string(theirs));
+            other_rank other;
+            other.chunks = theirs;
+            auto r = run_as_rank(s.cases[0], 64 << 10, 2, &other, forked);
+            ASSERT_EQ(r.status, fb::case_status::ok) << r.error;
+            EXPECT_EQ(r.verify.mismatches, 0u);
+            const std::vector<std::vector<unsigned>> want(6, flags(13, std::max(13u, theirs) + 1));
+            EXPECT_EQ(other.phases, want);
+        }
+}
+
+// No meetings in memory, with one rank, or in an access pattern's read
+// phase (its streamed write phase meets).
+TEST(rank_meetings, none_in_memory_alone_or_for_an_access_pattern) {
+    auto s = fb::load_study_text("datasets: [{count: 100000}]\nformats: [raw]\n"
+                                 "defaults: {repeat: 1, warmup: 0, chunk: 64KiB}\n",
+                                 "<t>");
+    auto pattern = fb::load_study_text(
+        "datasets: [{count: 100000}]\nformats: [raw]\n"
+        "defaults: {repeat: 1, warmup: 0, access: random, access_block: 4KiB, access_ops: 8}\n",
+        "<t>");
+    other_rank other;
+    other.chunks = 3;
+    EXPECT_EQ(run_as_rank(s.cases.at(0), std::uint64_t{1} << 30, 2, &other, false).status,
+              fb::case_status::ok);
+    EXPECT_EQ(run_as_rank(s.cases.at(0), 64 << 10, 1, &other, false).status, fb::case_status::ok);
+    EXPECT_TRUE(other.phases.empty());
+    // The pattern's write phase streams and meets: one chunk (chunk:
+    // whole) against the other rank's 3, 4 meetings; its read does not.
+    auto r = run_as_rank(pattern.cases.at(0), 64 << 10, 2, &other, false);
+    EXPECT_EQ(r.status, fb::case_status::ok) << r.error;
+    EXPECT_EQ(other.phases, std::vector<std::vector<unsigned>>{flags(1, 4)});
+}
+
+// When the other rank's phase fails, this rank stops at that meeting (the
+// 4th of the first write phase: no transfer and no meeting after it) and
+// says so; when this rank's phase fails, it makes one more meeting, saying
+// it failed, so that the other rank does not wait for it: the write of
+// misbehave's fail_write after the first meeting, in process and forked;
+// and in a forked worker that crashes at its first read, its rank makes
+// that meeting for it.
+TEST(rank_meetings, a_failing_rank_stops_every_rank_at_one_meeting) {
+    using fb::rank_meeting;
+    auto raw = fb::load_study_text(
+        "datasets: [{count: 100000}]\nformats: [raw]\ndefaults: {repeat: 1, warmup: 0, chunk: 64KiB}\n",
+        "<t>");
+    auto fails = fb::load_study_text("datasets: [{count: 100000}]\n"
+                                     "formats: [{plugin: misbehave, options: {mode: fail_write}}]\n"
+                                     "defaults: {repeat: 1, warmup: 0, chunk: 64KiB}\n",
+                                     "<t>");
+    auto crashes = fb::load_study_text("datasets: [{count: 100000}]\n"
+                                       "formats: [{plugin: misbehave, options: {mode: segfault}}]\n"
+                                       "defaults: {repeat: 1, warmup: 0, chunk: 64KiB}\n",
+                                       "<t>");
+    for (bool forked : {false, true}) {
+        SCOPED_TRACE(forked ? "forked" : "in process");
+        other_rank other;
+        other.chunks = 13;
+        other.fail_at = 3;
+        auto r = run_as_rank(raw.cases.at(0), 64 << 10, 2, &other, forked);
+        EXPECT_EQ(r.status, fb::case_status::failed);
+        EXPECT_EQ(r.error, fb::another_rank_failed);
+        EXPECT_EQ(other.phases, std::vector<std::vector<unsigned>>{flags(4, 4)});
+
+        other_rank waits;
+        waits.chunks = 13;
+        r = run_as_rank(fails.cases.at(0), 64 << 10, 2, &waits, forked);
+        EXPECT_EQ(r.status, fb::case_status::failed);
+        EXPECT_NE(r.error.find("failed on purpose"), std::string::npos) << r.error;
+        const std::vector<unsigned> write = {rank_meeting::more, rank_meeting::failed};
+        EXPECT_EQ(waits.phases, std::vector<std::vector<unsigned>>{write});
+    }
+    other_rank waits;
+    waits.chunks = 13;
+    auto r = run_as_rank(crashes.cases.at(0), 64 << 10, 2, &waits, true);
+    EXPECT_EQ(r.status, fb::case_status::crashed) << r.error;
+    const std::vector<unsigned> read = {rank_meeting::more, rank_meeting::failed};
+    EXPECT_EQ(waits.phases, (std::vector<std::vector<unsigned>>{flags(13, 14), read}));
+}
+
+// The test hook's value is checked when the case starts: a value that is
+// not a whole number fails the case, naming the variable.
+TEST(rank_meetings, a_bad_test_delay_fails_the_case) {
+    auto s = fb::load_study_text(
+        "datasets: [{count: 100000}]\nformats: [raw]\ndefaults: {repeat: 1, warmup: 0, chunk: 64KiB}\n",
+        "<t>");
+    ::setenv("FORMATBENCH_TEST_PIECE_DELAY_MS", "ten", 1);
+    auto r = run_case(s.cases.at(0), 64 << 10);
+    ::unsetenv("FORMATBENCH_TEST_PIECE_DELAY_MS");
+    EXPECT_EQ(r.status, fb::case_status::failed);
+    EXPECT_NE(r.error.find("FORMATBENCH_TEST_PIECE_DELAY_MS=ten"), std::string::npos) << r.error;
 }

@@ -2,6 +2,7 @@
 // (rank_plan.hpp) and how the ranks' reports become one figure
 // (rank_aggregate.hpp), against hand-computed values.
 #include "base/error.hpp"
+#include "run/communicator.hpp"
 #include "run/rank_aggregate.hpp"
 #include "run/rank_plan.hpp"
 
@@ -73,9 +74,14 @@ TEST(plan_rank, paths_per_layout_and_the_rank_read_back) {
     EXPECT_EQ(shared1.write.offset, 5u);
     EXPECT_EQ(shared1.write.count, 4u);
     EXPECT_EQ(shared1.total, 9u);
+    EXPECT_EQ(shared1.widest, 5u); // rank 0's 5 of 9: every rank streams by it
+    EXPECT_EQ(shared1.where.rank, 1u);
+    EXPECT_EQ(shared1.where.size, 2u);
     auto shared0 =
         fb::plan_rank(make_case(layout_mode::shared_file, scaling_mode::strong, 0, 9), {0, 2}, "f");
     EXPECT_EQ(shared0.remove_path, "f");
+    EXPECT_EQ(shared0.widest, 5u);
+    EXPECT_EQ(per_rank.widest, 50u);
     // One process: the case's own path, whatever the layout.
     auto alone = fb::plan_rank(make_case(layout_mode::file_per_rank, scaling_mode::weak, 3, 7), {0, 1}, "f");
     EXPECT_EQ(alone.write_path, "f");
@@ -122,6 +128,16 @@ TEST(combine_steps, one_failing_rank_fails_all_and_is_named) {
     // An interrupted rank stops every rank, whatever failed elsewhere.
     r[2].step = {fb::case_status::skipped, "interrupted"};
     EXPECT_EQ(fb::combine_steps(r).status, fb::case_status::skipped);
+    // A rank that only stopped because another failed is named last: rank
+    // 0 stopped at a meeting, rank 1's plugin failed.
+    std::vector<fb::rank_report> stopped(2);
+    stopped[0].step = {fb::case_status::failed, fb::another_rank_failed};
+    stopped[1].step = {fb::case_status::timeout, "case did not finish within its timeout"};
+    s = fb::combine_steps(stopped);
+    EXPECT_EQ(s.status, fb::case_status::timeout);
+    EXPECT_EQ(s.error, "rank 1: case did not finish within its timeout");
+    stopped[1].step = {fb::case_status::failed, fb::another_rank_failed};
+    EXPECT_EQ(fb::combine_steps(stopped).error, std::string("rank 0: ") + fb::another_rank_failed);
     // Alone, the error is the rank's own.
     std::vector<fb::rank_report> alone(1);
     alone[0].step = {fb::case_status::failed, "x"};

@@ -3,6 +3,7 @@
 
 #include "base/error.hpp"
 #include "results/stats.hpp"
+#include "run/communicator.hpp"
 #include "run/file_ops.hpp"
 #include "run/system_info.hpp"
 #include "run/timing.hpp"
@@ -67,6 +68,54 @@ double clock_pair_cost_ns() {
 constexpr std::uint64_t pattern_batch_bytes = 64ull << 20;
 constexpr std::uint64_t direct_alignment = 4096; // FB_OPEN_DIRECT's promise for buffers
 
+// The meetings of one streamed phase's ranks (rank_meeting), never inside
+// a timed region. Round k of a phase: every rank calls ready(), saying
+// whether it makes a transfer after it (its chunk k); the rounds go on
+// until one in which no rank does, which precedes the close (finish()), so
+// every rank makes the same number of calls (the most chunks of any rank,
+// plus one) whatever its own number of chunks. A rank whose phase throws
+// while rounds remain makes one more call, saying so, and every rank then
+// stops at that round: no rank waits for one that has left. Null meeting:
+// one rank, or a phase that does not meet; every call returns at once.
+class piece_meetings {
+public:
+    explicit piece_meetings(rank_meeting* m) noexcept : meeting_(m), open_(m != nullptr) {}
+    piece_meetings(const piece_meetings&) = delete;
+    piece_meetings& operator=(const piece_meetings&) = delete;
+    ~piece_meetings() {
+        if (!open_) return;
+        open_ = false;
+        try {
+            meeting_->meet(rank_meeting::failed);
+        } catch (...) {
+            // The phase is failing already; its own error is the one to report.
+        }
+    }
+
+    // Returns when every rank is ready; throws when another rank's phase
+    // failed.
+    void ready(bool more) {
+        if (!open_) return;
+        const unsigned all = meeting_->meet(more ? rank_meeting::more : 0);
+        if (all & rank_meeting::failed) {
+            open_ = false;
+            throw std::runtime_error(another_rank_failed);
+        }
+        if (!(all & rank_meeting::more)) open_ = false;
+    }
+
+    // The rounds of the other ranks' remaining transfers, and the one before
+    // the close.
+    void finish() {
+        while (open_)
+            ready(false);
+    }
+
+private:
+    rank_meeting* meeting_;
+    bool open_;
+};
+
 // The test hook FORMATBENCH_TEST_PIECE_DELAY_MS (docs/testing.md): the
 // milliseconds to sleep in each streamed chunk's untimed work, on rank
 // FORMATBENCH_TEST_PIECE_DELAY_RANK (every rank when unset).
@@ -90,6 +139,16 @@ std::chrono::milliseconds test_piece_delay(unsigned rank) {
 
 } // namespace
 
+bool streams(const case_spec& spec, const rank_plan& plan, std::uint64_t in_memory_bytes) {
+    const std::uint64_t largest = std::max({plan.widest, plan.write.count, plan.read.count});
+    return largest * dtype_size(spec.dataset.type) > in_memory_bytes;
+}
+
+bool phase_meets(const case_spec& spec, const rank_plan& plan, std::uint64_t in_memory_bytes, bool read) {
+    return plan.where.size > 1 && (!read || spec.params.access == access_mode::whole) &&
+           streams(spec, plan, in_memory_bytes);
+}
+
 case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_source& source, rank_plan plan,
                          std::uint64_t in_memory_bytes)
     : spec_(spec), plug_(plug), source_(source), plan_(std::move(plan)),
@@ -99,7 +158,9 @@ case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_s
     std::uint64_t chunk_bytes = spec.params.chunk_bytes ? spec.params.chunk_bytes : payload;
     chunk_ = std::max<std::uint64_t>(1, chunk_bytes / esize_);
     if (chunk_ > largest && largest > 0) chunk_ = largest;
-    in_memory_ = payload <= in_memory_bytes;
+    in_memory_ = !streams(spec, plan_, in_memory_bytes);
+    write_meets_ = plan_.meeting && phase_meets(spec, plan_, in_memory_bytes, false);
+    read_meets_ = plan_.meeting && phase_meets(spec, plan_, in_memory_bytes, true);
     if (!in_memory_) piece_delay_ = test_piece_delay(plan_.where.rank);
     write_buf_ = aligned_buffer((in_memory_ ? count_ : chunk_) * esize_, spec.params.align_offset);
     // A pattern's operations read into pattern_buf_ (below): no buffer for
@@ -210,6 +271,7 @@ std::unique_ptr<read_stream> case_runner::open_read() const {
 
 phase_sample case_runner::write_phase() {
     phase_sample t;
+    piece_meetings ranks(write_meets_ ? plan_.meeting : nullptr);
     auto start = clock_reading::start();
     phase_started_ = steady_seconds(start.wall);
     auto out = open_write();
@@ -227,10 +289,12 @@ phase_sample case_runner::write_phase() {
         std::uint64_t n = std::min(chunk_, count_ - first);
         source_.fill(plan_.write.offset + first, n, write_buf_.data()); // untimed
         if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
+        ranks.ready(true);
         start = clock_reading::start();
         out->write(write_buf_.data(), n);
         accumulate(t, start, clock_reading::stop());
     }
+    ranks.finish();
     start = clock_reading::start();
     out->close();
     sync();
@@ -258,6 +322,8 @@ phase_sample case_runner::read_phase(verification& v) {
     phase_sample t;
     const dtype type = spec_.dataset.type;
     poison(read_buf_);
+    piece_meetings ranks(read_meets_ ? plan_.meeting : nullptr);
+    ranks.ready(read_count_ > 0); // round 0 precedes the open and chunk 0
     auto start = clock_reading::start();
     phase_started_ = steady_seconds(start.wall);
     auto in = open_read();
@@ -275,6 +341,7 @@ phase_sample case_runner::read_phase(verification& v) {
     accumulate(t, start, clock_reading::stop());
     for (std::uint64_t first = 0; first < read_count_; first += chunk_) {
         std::uint64_t n = std::min(chunk_, read_count_ - first);
+        if (first > 0) ranks.ready(true);
         start = clock_reading::start();
         in->read(read_buf_.data(), n);
         accumulate(t, start, clock_reading::stop());
@@ -283,6 +350,7 @@ phase_sample case_runner::read_phase(verification& v) {
         if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
         poison(read_buf_);
     }
+    ranks.finish();
     start = clock_reading::start();
     in->close();
     accumulate(t, start, clock_reading::stop());
@@ -297,6 +365,7 @@ phase_sample case_runner::read_phase(verification& v) {
 phase_sample case_runner::view_phase(verification& v) {
     phase_sample t;
     const dtype type = spec_.dataset.type;
+    piece_meetings ranks(read_meets_ ? plan_.meeting : nullptr);
     auto start = clock_reading::start();
     phase_started_ = steady_seconds(start.wall);
     auto in = open_read();
@@ -320,6 +389,7 @@ phase_sample case_runner::view_phase(verification& v) {
             if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
         }
     }
+    ranks.finish(); // one round: every rank has verified before any closes
     start = clock_reading::start();
     in->close();
     accumulate(t, start, clock_reading::stop());

@@ -2,8 +2,9 @@
 // buffers, its data and the plugin's state outlive each repetition, so every
 // schedule measures the same thing. A repetition is split into its phases
 // (remove the old file, WRITE, cache step, READ with verification) so that
-// an executor may put barriers between them. Knows nothing of processes,
-// logs or reports; an executor drives it.
+// an executor may put barriers between them; with several ranks, the ranks
+// of a streamed phase also meet inside it (rank_meeting), untimed. Knows
+// nothing of processes, MPI, logs or reports; an executor drives it.
 #pragma once
 
 #include "host/plugin_handle.hpp"
@@ -37,11 +38,25 @@ struct case_facts {
     std::int64_t peak_rss_bytes = -1;
 };
 
+// Whether a case's write and read phases stream (chunk by chunk, only the
+// plugin calls timed): when the widest rank's slice is larger than
+// in_memory_bytes; every rank decides alike.
+bool streams(const case_spec& spec, const rank_plan& plan, std::uint64_t in_memory_bytes);
+
+// Whether, with several ranks, the ranks meet in the case's write phase
+// (read false) or read phase (rank_plan::meeting): when they stream; an
+// access pattern's read does not meet.
+bool phase_meets(const case_spec& spec, const rank_plan& plan, std::uint64_t in_memory_bytes, bool read);
+
 class case_runner {
 public:
     // Data sets up to in_memory_bytes are generated once and written from
     // memory, so the write phase is one contiguous interval; larger ones are
-    // streamed chunk by chunk and only the plugin calls are summed. The
+    // streamed chunk by chunk and only the plugin calls are summed. With
+    // several ranks and plan.meeting set, a streamed phase's ranks meet,
+    // untimed, before each timed call that follows untimed work (generating
+    // a chunk, verifying one), so that no rank's timed call waits for
+    // another rank's untimed work (docs/methodology.md, "MPI"). The
     // plan says which elements this process writes and reads, where (one
     // rank: all of them, at the case's path). Throws for what cannot be set
     // up (memory, a bad data source).
@@ -103,6 +118,7 @@ private:
     std::uint64_t read_count_; // and reads back (another rank's, with read_rank_shift)
     std::uint64_t chunk_ = 1;
     bool in_memory_ = true;
+    bool write_meets_ = false, read_meets_ = false; // phase_meets
     // FORMATBENCH_TEST_PIECE_DELAY_MS (docs/testing.md): slept in the
     // untimed work of each streamed chunk; 0 without it.
     std::chrono::milliseconds piece_delay_{0};

@@ -1,7 +1,9 @@
 // The collective operations the MPI executor needs (rank_executor.hpp),
 // behind an interface, so that the run layer builds, and is unit-tested,
 // without MPI. The MPI binding is mpi_world.hpp; a single process is one
-// rank of one.
+// rank of one. rank_meeting is the one collective a case's runner makes
+// (case_runner.hpp): a forked worker, which is not an MPI process, makes it
+// through its rank (forked_executor.cpp).
 #pragma once
 
 #include <string>
@@ -9,9 +11,26 @@
 
 namespace formatbench {
 
-class communicator {
+// The untimed meetings of the ranks inside a streamed phase
+// (docs/methodology.md, "MPI"): before each timed plugin call that follows
+// untimed work, every rank waits until every rank is ready.
+class rank_meeting {
 public:
-    virtual ~communicator() = default;
+    // The flags a rank brings to a meeting.
+    static constexpr unsigned more = 1;   // this rank makes another transfer after this meeting
+    static constexpr unsigned failed = 2; // this rank's phase failed: every rank stops
+    virtual ~rank_meeting() = default;
+    // Returns when every rank has called it: the bitwise OR of every rank's
+    // `mine` (a barrier that carries a few flags).
+    virtual unsigned meet(unsigned mine) = 0;
+};
+
+// What a rank's phase fails with when it stops because another rank's
+// failed (rank_aggregate.cpp names the rank that failed first instead).
+inline constexpr const char* another_rank_failed = "stopped: another rank's phase failed";
+
+class communicator : public rank_meeting {
+public:
     virtual unsigned rank() const = 0;
     virtual unsigned size() const = 0;
     // Returns when every rank has called it.

@@ -9,6 +9,7 @@
 #include "host/registry.hpp"
 #include "results/result.hpp"
 #include "run/case_runner.hpp"
+#include "run/communicator.hpp"
 #include "run/rank_plan.hpp"
 #include "run/run_phase.hpp"
 
@@ -107,6 +108,10 @@ struct case_environment {
     // the MPI_Comm of every rank and of this rank alone; null without MPI.
     const void* mpi_world = nullptr;
     const void* mpi_self = nullptr;
+    // With several ranks: their meetings in a case's streamed phases
+    // (case_runner.hpp), made directly by a case run in this process and
+    // through this process by a forked worker's; null for one rank.
+    rank_meeting* ranks = nullptr;
     // Polled while a forked worker is busy; true stops it (the step is
     // then `skipped`, "interrupted").
     std::function<bool()> stop_requested = [] { return false; };

@@ -5,11 +5,18 @@
 // file, w write, c cache step, r read) and reads back one
 // length-prefixed JSON reply, waiting at most what is left of the case's
 // timeout (the time the case's own steps have taken so far counts; the time
-// it waits while an interleaved schedule runs other cases does not). Before
+// it waits while an interleaved schedule runs other cases does not, nor the
+// time its worker waits for other ranks at meetings, below). Before
 // the reply, a step may send phase notices (case_runner::listen): a 4-byte
 // header alone, phase_notice | the run_phase, which no reply's length can
 // be; the worker writes them outside the timed regions and the parent hands
-// them to the session's listener as they come.
+// them to the session's listener as they come. Under MPI, a streamed
+// phase's meetings of the ranks (rank_meeting) go the same way: a header
+// meet_notice | the worker's flags, on which the parent meets the other
+// ranks and answers one byte on the command pipe, the flags of all; if the
+// worker dies or is killed while its phase's meetings are not over, the
+// parent makes its next meeting for it, saying it failed, so no other rank
+// waits for it.
 //
 // The worker runs in its own process group, so the whole group (a plugin's
 // own children included) is killed when the case ends or times out; it
@@ -55,6 +62,9 @@ constexpr std::uint32_t max_reply_bytes = 64u << 20;
 // A header with these top bits is a phase notice, not a reply's length
 // (far above max_reply_bytes); its low byte is the run_phase.
 constexpr std::uint32_t phase_notice = 0xFB000000u, phase_notice_mask = 0xFF000000u;
+// A header with these top bits is a meeting of the ranks (above); its low
+// byte is the worker's rank_meeting flags.
+constexpr std::uint32_t meet_notice = 0xFC000000u;
 
 bool write_all(int fd, const void* data, std::size_t n) {
     const char* p = static_cast<const char*>(data);
@@ -92,9 +102,31 @@ json step_json(const step_result& r) {
     return {{"status", to_string(r.status)}, {"error", r.error}};
 }
 
+// The worker's meetings of the ranks, made by its parent (above). The
+// worker is alone on both pipes while a step runs: nothing else is sent on
+// the command pipe until the step's reply.
+class relayed_meeting final : public rank_meeting {
+public:
+    relayed_meeting(int commands, int replies) : commands_(commands), replies_(replies) {}
+    unsigned meet(unsigned mine) override {
+        const std::uint32_t notice = meet_notice | (mine & 0xFFu);
+        unsigned char all = 0;
+        if (!write_all(replies_, &notice, sizeof notice) || !read_all(commands_, &all, 1))
+            ::_exit(0); // the parent is gone
+        return all;
+    }
+
+private:
+    int commands_, replies_;
+};
+
 // The worker: answers the parent's commands until finish, then exits.
 [[noreturn]] void worker_main(const case_spec& spec, const case_environment& env, int commands, int replies) {
-    local_case work(spec, env);
+    // Not an MPI process: it meets the other ranks through its parent.
+    relayed_meeting relay(commands, replies);
+    case_environment own = env;
+    if (own.ranks) own.ranks = &relay;
+    local_case work(spec, own);
     // One write of 4 bytes on the pipe (atomic, far below PIPE_BUF); the
     // parent reads it while the worker goes on.
     work.listen([replies](run_phase p) {
@@ -167,6 +199,7 @@ public:
                              : kind == phase_kind::cache         ? 'c'
                                                                  : 'r';
         json reply;
+        meeting_open_ = kind == phase_kind::write ? write_meets_ : kind == phase_kind::read && read_meets_;
         step_result r = exchange(command, reply);
         if (!r.ok()) return r;
         const formatbench::repetition rep = repetition_from_json(reply.at("rep"));
@@ -181,7 +214,10 @@ private:
     step_result start_with(char command, case_setup& setup) {
         if (const plugin* p = env_.plugins->find(spec_.format.plugin)) {
             try {
-                path_ = plan_rank(spec_, env_.place, data_path(env_.directory, spec_, *p)).remove_path;
+                const rank_plan plan = plan_rank(spec_, env_.place, data_path(env_.directory, spec_, *p));
+                path_ = plan.remove_path;
+                write_meets_ = env_.ranks && phase_meets(spec_, plan, env_.in_memory_bytes, false);
+                read_meets_ = env_.ranks && phase_meets(spec_, plan, env_.in_memory_bytes, true);
             } catch (const std::exception&) {
                 path_.clear(); // the worker reports it
             }
@@ -300,26 +336,33 @@ private:
 
     // Sends a command and waits for its reply within the case's budget.
     step_result exchange(char command, json& reply) {
-        if (!alive_) return {case_status::failed, "the case's process is not running"};
+        if (!alive_) {
+            leave_meetings();
+            return {case_status::failed, "the case's process is not running"};
+        }
         const auto started = steady::now();
         if (!write_all(commands_, &command, 1)) return died();
         std::uint32_t size = 0;
         std::string text;
-        const auto deadline = started + budget_;
+        // Moved on by the time spent waiting for the other ranks at the
+        // worker's meetings: not this case's own time, and a rank whose
+        // worker hangs is ended by its own rank's timeout.
+        auto deadline = started + budget_;
+        steady::duration met{0};
         bool header = false;
         std::size_t got = 0;
         char buf[65536];
         for (;;) {
             if (env_.stop_requested()) {
                 kill_worker();
-                spend(started);
+                spend(started, met);
                 return {case_status::skipped, "interrupted"};
             }
             const auto left =
                 std::chrono::duration_cast<std::chrono::milliseconds>(deadline - steady::now()).count();
             if (left <= 0) {
                 kill_worker();
-                spend(started);
+                spend(started, met);
                 return {case_status::timeout,
                         fmt::format("case did not finish within its timeout of {:g} s; killed",
                                     spec_.params.timeout)};
@@ -343,6 +386,19 @@ private:
                     got = 0;
                     continue;
                 }
+                if ((size & phase_notice_mask) == meet_notice) {
+                    const unsigned mine = size & 0xFFu;
+                    const auto meeting = steady::now();
+                    const unsigned all = env_.ranks ? env_.ranks->meet(mine) : mine;
+                    const auto waited = steady::now() - meeting;
+                    met += waited;
+                    deadline += waited;
+                    meeting_open_ = (all & rank_meeting::more) && !(all & rank_meeting::failed);
+                    const auto answer = static_cast<unsigned char>(all);
+                    if (!write_all(commands_, &answer, 1)) return died();
+                    got = 0;
+                    continue;
+                }
                 if (size > max_reply_bytes) {
                     kill_worker();
                     return {case_status::failed, "the case's process sent an oversized reply"};
@@ -358,7 +414,8 @@ private:
             text.append(buf, static_cast<std::size_t>(n));
             if (text.size() == size) break;
         }
-        spend(started);
+        spend(started, met);
+        meeting_open_ = false; // a step that replied has made its meetings
         try {
             reply = json::parse(text);
         } catch (const std::exception& e) {
@@ -369,7 +426,8 @@ private:
         return {};
     }
 
-    void spend(steady::time_point started) { budget_ -= steady::now() - started; }
+    // The case's own time since `started`: what it did not spend at meetings.
+    void spend(steady::time_point started, steady::duration met) { budget_ -= steady::now() - started - met; }
 
     static step_result status_of(const json& reply) {
         const std::string status = reply.at("status").get<std::string>();
@@ -422,6 +480,16 @@ private:
             ::close(output_fd_);
             output_fd_ = -1;
         }
+        leave_meetings();
+    }
+
+    // The other ranks meet once more in this phase when its meetings are not
+    // over: the meeting the worker will not make, saying it failed, so that
+    // they all stop there.
+    void leave_meetings() {
+        if (!meeting_open_) return;
+        meeting_open_ = false;
+        if (env_.ranks) env_.ranks->meet(rank_meeting::failed);
     }
 
     case_spec spec_;
@@ -431,6 +499,9 @@ private:
     pid_t pid_ = -1;
     int commands_ = -1, replies_ = -1, output_fd_ = -1;
     bool alive_ = false;
+    // The case's streamed write and read phases meet the other ranks
+    // (phase_meets), and whether the running phase's meetings are not over.
+    bool write_meets_ = false, read_meets_ = false, meeting_open_ = false;
     std::string captured_;
 };
 

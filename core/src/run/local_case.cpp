@@ -35,6 +35,7 @@ step_result local_case::guarded(Fn&& fn) {
 void local_case::set_up(case_setup& setup) {
     plugin_ = &env_.plugins->get(spec_.format.plugin);
     plan_ = plan_rank(spec_, env_.place, data_path(env_.directory, spec_, *plugin_));
+    plan_.meeting = env_.ranks;
     if (plugin_->has_mpi()) {
         // The run refused such a plugin without MPI (check_study_mpi); a
         // forked worker is not an MPI process (rank_executor.cpp).

@@ -22,12 +22,13 @@ double larger_error(double a, double b) {
 step_result combine_steps(const std::vector<rank_report>& ranks) {
     for (const rank_report& r : ranks)
         if (r.step.status == case_status::skipped) return r.step;
-    for (std::size_t i = 0; i < ranks.size(); ++i)
-        if (!ranks[i].step.ok()) {
-            step_result s = ranks[i].step;
-            if (ranks.size() > 1) s.error = fmt::format("rank {}: {}", i, s.error);
-            return s;
-        }
+    for (bool followed : {false, true})
+        for (std::size_t i = 0; i < ranks.size(); ++i)
+            if (!ranks[i].step.ok() && (ranks[i].step.error == another_rank_failed) == followed) {
+                step_result s = ranks[i].step;
+                if (ranks.size() > 1) s.error = fmt::format("rank {}: {}", i, s.error);
+                return s;
+            }
     return {};
 }
 

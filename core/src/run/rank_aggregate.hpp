@@ -23,7 +23,9 @@ struct rank_report {
 
 // The step for all ranks: interrupted on any rank wins (the run stops
 // everywhere), then the first rank that failed ("rank 1: ..." when there
-// are several ranks); ok when all are.
+// are several ranks) of its own accord, before one that only stopped
+// because another did (another_rank_failed, communicator.hpp); ok when all
+// are.
 step_result combine_steps(const std::vector<rank_report>& ranks);
 
 // The phase as one sample: wall_s = max(started + wall) - min(started) over

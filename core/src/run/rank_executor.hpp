@@ -5,9 +5,11 @@
 // not an MPI process) one phase at a time: a barrier before each phase,
 // then every rank's report gathered and combined (rank_aggregate.hpp), so
 // that every rank records the same figures and its runner takes the same
-// decisions. A case that fails, crashes or times out on one rank fails on
-// all of them; a rank's worker is bounded by the case's timeout, so no rank
-// waits in a barrier for a hung plugin (a plugin run in the rank has no
+// decisions. Inside a streamed phase the case's runner meets the other
+// ranks itself (case_runner.hpp, through case_environment::ranks). A case
+// that fails, crashes or times out on one rank fails on all of them; a
+// rank's worker is bounded by the case's timeout, so no rank waits in a
+// barrier or a meeting for a hung plugin (a plugin run in the rank has no
 // timeout, and its crash ends the job). Only rank 0 reports (the caller's
 // business).
 #pragma once

@@ -25,6 +25,7 @@ rank_plan plan_rank(const case_spec& c, rank_place where, const std::string& pat
     const unsigned source = static_cast<unsigned>((where.rank + p.read_rank_shift % where.size) % where.size);
     plan.write = rank_slice(p.scaling, count, where.rank, where.size);
     plan.read = rank_slice(p.scaling, count, source, where.size);
+    plan.widest = rank_slice(p.scaling, count, 0, where.size).count;
     plan.shared = p.layout == layout_mode::shared_file;
     if (plan.shared) {
         plan.write_path = plan.read_path = path;

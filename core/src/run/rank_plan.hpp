@@ -1,6 +1,7 @@
 // Where one process stands among the ranks of an MPI run (one rank without
 // MPI) and what that means for a case (docs/mpi.md): which elements of the
-// data set it writes and reads back, and at which paths.
+// data set it writes and reads back, at which paths, and whom it meets in
+// a streamed phase.
 //  - scaling weak: each of N ranks handles the study's `count` values, rank
 //    r the global elements [r x count, (r + 1) x count); strong: the `count`
 //    values are divided, the first count mod N ranks taking one more.
@@ -32,10 +33,16 @@ struct element_slice {
     std::uint64_t count = 0;
 };
 
+class rank_meeting; // communicator.hpp
+
 struct rank_plan {
     rank_place where; // this rank among the ranks of the run
     element_slice write, read;
     std::uint64_t total = 0; // elements across all ranks (the shared file's)
+    // The most elements any rank writes (or reads: the same slices): rank
+    // 0's. Whether a case streams is decided on it, so that every rank
+    // streams or none does.
+    std::uint64_t widest = 0;
     std::string write_path, read_path;
     // The path this rank removes before each write ("" when another rank
     // does: rank 0 alone removes a shared file).
@@ -45,6 +52,10 @@ struct rank_plan {
     // on (every rank's for shared_file, this rank's alone for
     // file_per_rank); its streams are then opened through that extension.
     const void* mpi_comm = nullptr;
+    // Set, with several ranks, by whoever runs the case's phases
+    // (local_case.cpp): the ranks' untimed meetings in a streamed phase
+    // (case_runner.hpp). plan_rank leaves it null.
+    rank_meeting* meeting = nullptr;
 };
 
 // The slice of rank `r` of `size` ranks for a data set of `count` values.

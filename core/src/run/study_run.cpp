@@ -125,6 +125,7 @@ run_outcome run_study(const study& s, const registry& reg, observer_list& observ
         env.place = {world->rank(), world->size()};
         env.mpi_world = world->mpi_comm(true);
         env.mpi_self = world->mpi_comm(false);
+        if (world->size() > 1) env.ranks = world;
         // The ranks of one machine share its memory; every rank must plan
         // the same batches, so all take the smallest figure.
         if (!options.in_memory_bytes) env.in_memory_bytes /= where.ranks_on_host;
