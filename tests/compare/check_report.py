@@ -89,9 +89,16 @@ def disturbed(p):
     a = p.get("accounting")
     if not a or not a["measured"] or not (p["wall_s"] or 0) > 0:
         return False
+    return outside(p) > 0.02 * p["wall_s"]
+
+
+def outside(p):
+    a = p.get("accounting")
+    if not a or not a["measured"] or not (p["wall_s"] or 0) > 0:
+        return 0
     own_cpus_full = a["cpus"] > 0 and p["user_s"] + p["sys_s"] >= 0.9 * a["cpus"] * p["wall_s"]
-    outside = a["steal_s"] + (0 if own_cpus_full else a["wait_s"])
-    return outside > 0.02 * p["wall_s"]
+    wait = 0 if own_cpus_full else a["thread_wait_s"]
+    return min(p["wall_s"], a["steal_s"] + wait)
 
 
 def all_times(c, phase):
@@ -100,11 +107,13 @@ def all_times(c, phase):
 
 
 def times(c, phase):
-    """The samples a phase's estimate rests on: the undisturbed ones when all are, or when 6 or more are."""
+    """The samples a phase's estimate rests on: the undisturbed ones when all are, or when 6 or more are;
+    otherwise every sample's net time (wall less what was taken from it)."""
     every = [s[phase] for s in c["samples"] if s[phase]["wall_s"] is not None]
     clean = [p for p in every if not disturbed(p)]
-    used = clean if len(clean) == len(every) or len(clean) >= 6 else every
-    return [p["wall_s"] for p in used]
+    if len(clean) == len(every) or len(clean) >= 6:
+        return [p["wall_s"] for p in clean]
+    return [p["wall_s"] - outside(p) for p in every]
 
 
 def phase_bytes(c, phase):

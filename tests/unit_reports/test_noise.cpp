@@ -214,3 +214,47 @@ TEST(Noise, ShortRewarmsAreNamedUnderInterleaveAndShuffleOnly) {
     r.cases.pop_back();
     EXPECT_FALSE(short_rewarm_finding(summarized(r)).has_value());
 }
+
+// The machine's state (summary.hpp): busy when a quarter or more of the ok
+// cases' samples were disturbed or the load at the start was above the
+// CPUs; one line then says what was measured. By hand: 2 of 8 samples
+// disturbed (wait 0.5 s of 1 s phases), 1.0 s of 8 s timed = 12.5%.
+TEST(Noise, ABusyMachineIsSaidOnce) {
+    study_result r;
+    r.context.cores = 2;
+    r.context.load_before = 1.5;
+    r.context.load_after = 1.25;
+    r.cases.push_back(timed(0, "a", cache_mode::warm, {1, 1}, {1, 1}));
+    r.cases.push_back(timed(1, "b", cache_mode::warm, {1, 1}, {1, 1}));
+    for (phase_sample* p : {&r.cases[0].samples[0].write, &r.cases[1].samples[1].read}) {
+        p->accounting.measured = true;
+        p->accounting.cpus = 2;
+        p->accounting.wait_s = p->accounting.thread_wait_s = 0.5;
+    }
+    machine_state m = summarize_machine(r);
+    EXPECT_EQ(m.samples, 8u);
+    EXPECT_EQ(m.disturbed, 2u);
+    EXPECT_TRUE(m.busy);
+    const auto line = machine_state_line(m);
+    ASSERT_TRUE(line);
+    EXPECT_EQ(line->rfind("busy machine: load 1.50 on 2 CPUs when the run began, 1.25 when it ended; 2 of 8 "
+                          "samples (25%) disturbed, other processes took 12.5% of the timed time",
+                          0),
+              0u)
+        << *line;
+    // One disturbed sample of 8 and a load below the CPUs: quiet, no line.
+    r.cases[1].samples[1].read.accounting.wait_s = r.cases[1].samples[1].read.accounting.thread_wait_s = 0;
+    m = summarize_machine(r);
+    EXPECT_FALSE(m.busy);
+    EXPECT_FALSE(machine_state_line(m));
+    // The load alone above the CPUs makes it busy too.
+    r.context.load_before = 2.5;
+    EXPECT_TRUE(summarize_machine(r).busy);
+    // And a busy machine's noise warning advises no repetitions.
+    summarize_study(r);
+    const noise_summary s = summarize_noise(r.cases, 5);
+    const auto text = noise_summary_text(s, 0.10, 5, false, true);
+    ASSERT_TRUE(text);
+    EXPECT_NE(text->find("more repetitions do not steady"), std::string::npos) << *text;
+    EXPECT_EQ(text->find("--set repeat="), std::string::npos) << *text;
+}

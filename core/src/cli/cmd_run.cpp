@@ -16,6 +16,7 @@
 #include "report/terminal_text.hpp"
 #include "results/load.hpp"
 #include "results/noise.hpp"
+#include "results/summary.hpp"
 #include "run/mpi_world.hpp"
 #include "run/resume.hpp"
 #include "run/study_run.hpp"
@@ -241,8 +242,9 @@ int run_command(const global_options& global, const run_arguments& a) {
                 for (const auto& finding : c.figures.noise)
                     fmt::print(stderr, "formatbench: warning: case {} ({}): {}\n", c.spec.index,
                                describe_case(c.spec), finding);
-        if (auto text = noise_summary_text(summarize_noise(cases, p->s.noise_min_samples), p->s.noise_cv,
-                                           p->s.noise_min_samples, a.verbose))
+        if (auto text =
+                noise_summary_text(summarize_noise(cases, p->s.noise_min_samples), p->s.noise_cv,
+                                   p->s.noise_min_samples, a.verbose, summarize_machine(outcome.result).busy))
             for (const std::string& l : detail::wrap_words("formatbench: warning: " + *text, width, "  "))
                 fmt::print(stderr, "{}\n", l);
         if (auto finding = short_rewarm_finding(outcome.result))

@@ -10,6 +10,7 @@
 #include "report/table_layout.hpp"
 #include "report/terminal_text.hpp"
 #include "report/verdict.hpp"
+#include "results/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -78,6 +79,7 @@ private:
             return;
         }
         std::set<std::string> shown; // the columns printed, for the legend
+        bool machine_said = false;   // the busy machine's line, once, before the first verdict
         for (const dataset_group& g : group_by_dataset(r.cases)) {
             out << '\n';
             print_prose(
@@ -114,6 +116,11 @@ private:
             }
             if (const auto verdict = verdict_lines(r, g); !verdict.empty()) {
                 out << '\n';
+                if (!machine_said) {
+                    machine_said = true;
+                    if (const auto line = machine_state_line(summarize_machine(r)))
+                        print_prose(out, escape_text(*line), width, " ", "   ");
+                }
                 for (const std::string& l : verdict)
                     print_prose(out, escape_text(l), width, " ", "   ");
             }

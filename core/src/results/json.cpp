@@ -84,6 +84,7 @@ json latency_to_json(const latency_summary& l) {
 json accounting_to_json(const phase_accounting& a) {
     return {{"measured", a.measured},
             {"wait_s", number(a.wait_s)},
+            {"thread_wait_s", number(a.thread_wait_s)},
             {"steal_s", number(a.steal_s)},
             {"runnable", a.runnable},
             {"cpus", a.cpus},
@@ -380,6 +381,7 @@ phase_accounting accounting_from(const reader& r) {
     phase_accounting a;
     a.measured = r.boolean("measured");
     a.wait_s = r.real("wait_s");
+    a.thread_wait_s = r.real("thread_wait_s");
     a.steal_s = r.real("steal_s");
     a.runnable = r.integer<unsigned>("runnable");
     a.cpus = r.integer<unsigned>("cpus");
@@ -528,6 +530,10 @@ run_context run_context_from(const reader& r) {
     c.build_type = r.string("build_type");
     if (r.has("ranks")) c.ranks = r.integer<unsigned>("ranks"); // since schema 3
     if (r.has("hosts")) c.hosts = r.integer<unsigned>("hosts");
+    // Since schema 5; null: not measured.
+    for (auto [key, into] :
+         {std::pair{"load_before", &c.load_before}, std::pair{"load_after", &c.load_after}})
+        if (r.has(key)) *into = r.at(key).is_null() ? -1 : r.real(key);
     const json& plugins = r.array("plugins");
     for (std::size_t i = 0; i < plugins.size(); ++i) {
         const reader p(plugins[i], fmt::format("{}[{}]", r.sub("plugins"), i));
@@ -678,6 +684,8 @@ json to_json(const run_context& c) {
             {"build_type", c.build_type},
             {"ranks", c.ranks},
             {"hosts", c.hosts},
+            {"load_before", number(c.load_before)},
+            {"load_after", number(c.load_after)},
             {"plugins", plugins}};
 }
 

@@ -54,6 +54,7 @@ void add_rank_accounting(phase_accounting& into, const phase_accounting& other) 
     if (!other.measured) return;
     into.measured = true;
     into.wait_s += other.wait_s;
+    into.thread_wait_s += other.thread_wait_s;
     into.steal_s = std::max(into.steal_s, other.steal_s);
     into.runnable = std::max(into.runnable, other.runnable);
     into.cpus = std::max(into.cpus, other.cpus);

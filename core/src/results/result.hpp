@@ -49,6 +49,10 @@ struct phase_accounting {
     // (/proc/self/task/*/schedstat, run_delay), and the machine's steal time
     // per CPU (/proc/stat: steal of all CPUs / CPUs online).
     double wait_s = 0, steal_s = 0;
+    // The largest one thread's wait, summed over the intervals: the wall
+    // time the waits cost the phase at least (threads that wait at the same
+    // moment lose it once; summary.hpp outside_s counts this one).
+    double thread_wait_s = 0;
     // Runnable tasks on the machine (/proc/stat procs_running, ours
     // included), the largest count read at an interval's start or end; the
     // CPUs the process may run on (sched_getaffinity); its threads.
@@ -154,7 +158,7 @@ struct phase_figures {
     std::size_t n = 0;         // samples recorded
     std::size_t disturbed = 0; // of them judged disturbed
     std::size_t used = 0;      // samples the estimate rests on
-    bool on_disturbed = false; // they include disturbed samples
+    bool on_disturbed = false; // they include disturbed samples: the estimate is of their net times
     // The median of the used samples, its 95% interval by order statistics
     // (NaN with fewer than 6 used samples) and the interval's half-width
     // relative to the median.
@@ -182,10 +186,10 @@ struct phase_figures {
     // Plugin metrics and (MPI) the ranks' own times: medians over the repetitions.
     std::vector<std::pair<std::string, double>> metrics;
     std::optional<rank_spread> ranks;
-    // The used samples' times, in the order they were recorded, and what
-    // took the CPU from each (wait, when its own threads did not fill its
-    // CPUs, plus steal; summary.hpp is_disturbed): the most a disturbance
-    // can have added to it.
+    // The used samples' times, in the order they were recorded (net times
+    // when on_disturbed), and what took the CPU from each beyond that
+    // (summary.hpp outside_s; 0 for net times): the most a disturbance can
+    // have added to it.
     std::vector<double> used_times, used_outside_s;
 };
 
@@ -253,6 +257,9 @@ struct run_context {
     std::string compiler, build_type;
     unsigned ranks = 1; // MPI ranks of the run (1 without MPI)
     unsigned hosts = 1; // machines they ran on
+    // The machine's 1-minute load average (/proc/loadavg) when the run
+    // began and when it ended; -1 when not measured (older records).
+    double load_before = -1, load_after = -1;
     struct plugin_entry {
         std::string id, version, file;
     };

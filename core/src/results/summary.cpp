@@ -16,7 +16,10 @@ double outside_s(const phase_sample& p) noexcept {
     const phase_accounting& a = p.accounting;
     if (!a.measured || !(p.wall_s > 0)) return 0;
     const bool own_cpus_full = a.cpus > 0 && p.user_s + p.sys_s >= 0.9 * a.cpus * p.wall_s;
-    return std::min(p.wall_s, a.steal_s + (own_cpus_full ? 0 : a.wait_s));
+    // Threads that wait at the same time lose the phase that time once: the
+    // largest one thread's wait counts.
+    const double wait = own_cpus_full ? 0 : a.thread_wait_s;
+    return std::min(p.wall_s, a.steal_s + wait);
 }
 
 bool is_disturbed(const phase_sample& p) noexcept {
@@ -106,8 +109,11 @@ phase_figures summarize_phase(const std::vector<const phase_sample*>& samples, s
     f.on_disturbed = !use_clean;
     std::vector<double> user, sys;
     for (const phase_sample* p : used) {
-        f.used_times.push_back(p->wall_s);
-        f.used_outside_s.push_back(outside_s(*p));
+        // Resting on disturbed samples: each one's net time, what it took
+        // less what something outside took from it.
+        const double outside = outside_s(*p);
+        f.used_times.push_back(use_clean ? p->wall_s : p->wall_s - outside);
+        f.used_outside_s.push_back(use_clean ? outside : 0);
         user.push_back(p->user_s);
         sys.push_back(p->sys_s);
     }
@@ -216,6 +222,41 @@ void summarize_cases(std::vector<case_result>& cases, double noise_cv, unsigned 
         f.write_speedup = pair_speedup(cases, *base, c, true);
         f.read_speedup = pair_speedup(cases, *base, c, false);
     }
+}
+
+machine_state summarize_machine(const study_result& r) {
+    machine_state m;
+    m.cpus = r.context.cores;
+    m.load_before = r.context.load_before;
+    m.load_after = r.context.load_after;
+    for (const case_result& c : r.cases) {
+        if (c.status != case_status::ok) continue;
+        for (const repetition& rep : c.samples)
+            for (const phase_sample* p : {&rep.write, &rep.read}) {
+                ++m.samples;
+                m.disturbed += is_disturbed(*p);
+                m.timed_s += p->wall_s;
+                m.outside_s += outside_s(*p);
+            }
+    }
+    m.busy = (m.samples > 0 && 4 * m.disturbed >= m.samples) || (m.cpus > 0 && m.load_before > m.cpus);
+    return m;
+}
+
+std::optional<std::string> machine_state_line(const machine_state& m) {
+    if (!m.busy) return std::nullopt;
+    std::string load;
+    if (m.load_before >= 0)
+        load = fmt::format("load {:.2f} on {} CPUs when the run began{}; ", m.load_before, m.cpus,
+                           m.load_after >= 0 ? fmt::format(", {:.2f} when it ended", m.load_after) : "");
+    return fmt::format(
+        "busy machine: {}{} of {} samples ({:.0f}%) disturbed, other processes took {:.1f}% of the timed "
+        "time; estimates rest on the undisturbed samples where 6 or more were, the others are marked ~ and "
+        "their speed-ups are not called significant; more repetitions do not remove this, a quieter "
+        "machine does",
+        load, m.disturbed, m.samples,
+        100.0 * static_cast<double>(m.disturbed) / static_cast<double>(m.samples),
+        m.timed_s > 0 ? 100 * m.outside_s / m.timed_s : 0.0);
 }
 
 void summarize_study(study_result& r) {

@@ -20,7 +20,8 @@ namespace formatbench {
 
 // A sample is disturbed when something outside its case took the CPU from
 // it during its timed intervals for more than this fraction of its wall
-// time: the time its threads waited, runnable, for a CPU (not counted when
+// time: the time its threads waited, runnable, for a CPU (the largest one
+// thread's wait, since threads that wait at once lose it once; not counted when
 // the phase's own CPU time filled every CPU it may use: its threads then
 // waited for each other) plus the machine's steal time per CPU.
 inline constexpr double disturbed_fraction = 0.02;
@@ -30,7 +31,9 @@ double outside_s(const phase_sample& p) noexcept;
 
 // The estimate rests on the undisturbed samples when at least this many
 // are (the fewest for which order statistics give a 95% interval of the
-// median), or when none is disturbed.
+// median), or when none is disturbed; otherwise on every sample's net
+// time (its wall time less outside_s), and the phase says so
+// (on_disturbed).
 inline constexpr std::size_t min_undisturbed = 6;
 
 // The distribution-free interval of the median of `sorted` (ascending):
@@ -77,6 +80,23 @@ std::optional<case_stop> enough_samples(const case_result& c, double elapsed_s, 
 // rankings that compare two rows neither of which is the baseline.
 speedup_estimate pair_speedup(const std::vector<case_result>& all, const case_result& slower,
                               const case_result& faster, bool write);
+
+// The machine's state over a run (docs/methodology.md, "A busy
+// machine"): its load when the run began and ended, and how many of the
+// ok cases' samples were disturbed and what share of the timed time other
+// processes took. Busy: a quarter or more of the samples disturbed, or a
+// load at the start above the CPUs.
+struct machine_state {
+    std::size_t samples = 0, disturbed = 0;
+    double timed_s = 0, outside_s = 0;
+    unsigned cpus = 0;
+    double load_before = -1, load_after = -1;
+    bool busy = false;
+};
+machine_state summarize_machine(const study_result& r);
+// One line for a busy machine, before the verdict: what was measured and
+// what it does to the figures; none for a quiet one.
+std::optional<std::string> machine_state_line(const machine_state& m);
 
 // The write times of `c` and of every case whose identity differs from
 // c's only in the read cache (run.cache), in plan order: the used samples

@@ -37,7 +37,7 @@ public:
             if (v.empty()) return;
             p.accounting.measured = true;
             p.accounting.cpus = 1;
-            p.accounting.wait_s = v[i % v.size()];
+            p.accounting.wait_s = p.accounting.thread_wait_s = v[i % v.size()];
         };
         wait(report.rep.write, script_.write_wait_s);
         wait(report.rep.read, script_.read_wait_s);

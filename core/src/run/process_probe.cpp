@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -94,14 +95,21 @@ process_probe process_probe::read() noexcept {
     if (p.threads <= 1) {
         if (read_all(f.schedstat, buf, sizeof buf) < 0) return p;
         p.wait_ns = schedstat_wait(buf);
+        p.per_thread[0] = {static_cast<long>(f.pid), p.wait_ns};
+        p.per_thread_count = 1;
     } else if (DIR* d = ::opendir("/proc/self/task")) {
         while (const dirent* e = ::readdir(d)) {
             if (e->d_name[0] == '.') continue;
-            char path[64];
+            char path[300];
             std::snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
             const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
             if (fd < 0) continue; // the thread ended meanwhile
-            if (read_all(fd, buf, sizeof buf) > 0) p.wait_ns += schedstat_wait(buf);
+            if (read_all(fd, buf, sizeof buf) > 0) {
+                const std::uint64_t w = schedstat_wait(buf);
+                p.wait_ns += w;
+                if (p.per_thread_count < max_threads)
+                    p.per_thread[p.per_thread_count++] = {std::strtol(e->d_name, nullptr, 10), w};
+            }
             ::close(fd);
         }
         ::closedir(d);
@@ -121,6 +129,16 @@ process_probe process_probe::read() noexcept {
     p.runnable = static_cast<unsigned>(number_after(st, "procs_running"));
     p.ok = true;
     return p;
+}
+
+std::uint64_t largest_thread_wait_ns(const process_probe& from, const process_probe& to) noexcept {
+    std::uint64_t largest = 0;
+    for (std::size_t i = 0; i < to.per_thread_count; ++i)
+        for (std::size_t j = 0; j < from.per_thread_count; ++j)
+            if (from.per_thread[j].tid == to.per_thread[i].tid &&
+                to.per_thread[i].wait_ns > from.per_thread[j].wait_ns)
+                largest = std::max(largest, to.per_thread[i].wait_ns - from.per_thread[j].wait_ns);
+    return largest;
 }
 
 double steal_tick_seconds() noexcept {

@@ -7,13 +7,23 @@
 // accounting stays unmeasured.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace formatbench {
 
 struct process_probe {
     bool ok = false;
-    std::uint64_t wait_ns = 0;     // run_delay summed over the process's threads
+    std::uint64_t wait_ns = 0; // run_delay summed over the process's threads
+    // Each thread's run_delay, by thread id (the first max_threads of them).
+    static constexpr std::size_t max_threads = 32;
+    struct thread_wait {
+        long tid = 0;
+        std::uint64_t wait_ns = 0;
+    };
+    std::array<thread_wait, max_threads> per_thread{};
+    std::size_t per_thread_count = 0;
     std::uint64_t steal_ticks = 0; // /proc/stat "cpu" line, all CPUs (USER_HZ ticks)
     unsigned runnable = 0;         // procs_running
     unsigned threads = 0;
@@ -23,6 +33,11 @@ struct process_probe {
     // forked worker opens its own) and re-reads them with pread.
     static process_probe read() noexcept;
 };
+
+// The largest increase of one thread's wait from `from` to `to` (threads
+// present in both): what the phase lost at least, when its threads waited
+// at the same time.
+std::uint64_t largest_thread_wait_ns(const process_probe& from, const process_probe& to) noexcept;
 
 // Seconds per steal tick per CPU online: 1 / (USER_HZ x CPUs online).
 double steal_tick_seconds() noexcept;

@@ -3,6 +3,7 @@
 
 #include "results/summary.hpp"
 #include "run/schedule.hpp"
+#include "run/system_info.hpp"
 #include "run/verify.hpp"
 
 #include <fmt/format.h>
@@ -214,6 +215,7 @@ run_outcome run_cases(study_result run, executor& ex, observer_list& observers,
     if (outcome.interrupted || outcome.result.cases.size() < to_run.size() + resumed.size())
         outcome.any_failed = true;
     summarize_study(outcome.result); // the speed-ups, now that every case has ended
+    if (outcome.result.context.load_before >= 0) outcome.result.context.load_after = load_average();
     observers.end(outcome);
     return outcome;
 }

@@ -114,6 +114,13 @@ void reset_peak_rss() {
     std::ofstream("/proc/self/clear_refs") << "5";
 }
 
+double load_average() {
+    std::ifstream in("/proc/loadavg");
+    double load = -1;
+    if (!(in >> load)) return -1;
+    return load;
+}
+
 run_context collect_context(const std::string& data_directory) {
     run_context c;
     c.formatbench_version = FB_VERSION;
@@ -142,6 +149,7 @@ run_context collect_context(const std::string& data_directory) {
         }
     }
     c.cores = std::thread::hardware_concurrency();
+    c.load_before = load_average();
     long pages = ::sysconf(_SC_PHYS_PAGES);
     long page = ::sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0)

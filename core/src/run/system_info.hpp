@@ -12,6 +12,9 @@ namespace formatbench {
 // Fills everything but the plugin list.
 run_context collect_context(const std::string& data_directory);
 
+// The 1-minute load average (/proc/loadavg); -1 when it cannot be read.
+double load_average();
+
 // The file system type of a path ("ext4", "tmpfs", "overlay", ... or "0x..." ).
 std::string filesystem_type(const std::string& path);
 
