@@ -362,12 +362,14 @@ inline std::vector<std::string> legend(const study_result& r, rate_unit units = 
     std::vector<std::string> lines;
     const bool times = any({"write", "read"});
     if (times)
-        lines.emplace_back(any({"write-cv", "read-cv"})
-                               ? "write, read: median wall time (open to close) of the repetitions no other "
-                                 "process disturbed (all of them when fewer than 6 were not); \u00b1: "
-                                 "their coefficient of variation (stddev / mean)"
-                               : "write, read: median wall time (open to close) of the repetitions no other "
-                                 "process disturbed (all of them when fewer than 6 were not)");
+        lines.emplace_back(
+            any({"write-cv", "read-cv"})
+                ? "write, read: median wall time (open to close) of the repetitions no other "
+                  "process disturbed (when fewer than 6, of every repetition's time less "
+                  "what others took: ~); \u00b1: their coefficient of variation (stddev / mean)"
+                : "write, read: median wall time (open to close) of the repetitions no other "
+                  "process disturbed (when fewer than 6, of every repetition's time less "
+                  "what others took: ~)");
     else if (any({"write-cv", "read-cv"}))
         lines.emplace_back("write CV, read CV: coefficient of variation (stddev / mean) of the wall times");
     bool latency = false;
@@ -425,8 +427,9 @@ inline std::vector<std::string> legend(const study_result& r, rate_unit units = 
         noisy |= !c.figures.noise.empty();
     if (noisy && times)
         lines.push_back(
-            fmt::format("~: noisy timing: resting on disturbed samples, CV above {:g}%, fewer than {} "
-                        "samples, or outliers beyond 1.5 IQR (noise_cv, noise_min_samples)",
+            fmt::format("~: noisy timing: resting on disturbed samples, median known less precisely than "
+                        "`precision`, or (fewer than 6 samples) CV above {:g}%, fewer than {} samples, or "
+                        "outliers beyond 1.5 IQR (noise_cv, noise_min_samples)",
                         r.spec.noise_cv * 100, r.spec.noise_min_samples));
     return lines;
 }

@@ -19,9 +19,11 @@ noise_summary summarize_noise(const std::vector<case_result>& cases, unsigned no
             ++s.phases;
             if (!p.noisy()) continue;
             ++s.noisy;
-            s.high_cv += p.high_cv;
-            s.with_outliers += p.outliers > 0;
-            s.few_samples += p.few_samples;
+            const bool spread_rules = !p.has_interval();
+            s.high_cv += spread_rules && p.high_cv;
+            s.with_outliers += spread_rules && p.outliers > 0;
+            s.few_samples += spread_rules && p.few_samples;
+            s.imprecise += p.imprecise;
             s.on_disturbed += p.on_disturbed;
             const phase_figures* w = s.worst_phase;
             const bool worse = !w || p.cv > w->cv || (p.cv == w->cv && p.outliers > w->outliers);
@@ -67,6 +69,8 @@ std::optional<std::string> noise_summary_text(const noise_summary& s, double noi
     if (s.with_outliers) why.push_back(fmt::format("{} with outliers beyond 1.5 IQR", s.with_outliers));
     if (s.few_samples)
         why.push_back(fmt::format("{} with fewer than {} samples", s.few_samples, noise_min_samples));
+    if (s.imprecise)
+        why.push_back(fmt::format("{} with a median known less precisely than asked", s.imprecise));
     if (s.on_disturbed)
         why.push_back(
             fmt::format("{} resting on disturbed samples (something else took the CPU)", s.on_disturbed));
@@ -78,9 +82,20 @@ std::optional<std::string> noise_summary_text(const noise_summary& s, double noi
         fmt::format("'{}' {}, CV {:.1f}% over {} sample{}", s.worst->spec.format.label,
                     s.worst_write ? "write" : "read", w.cv * 100, w.used, w.used == 1 ? "" : "s");
     if (w.outliers) worst += fmt::format(", {} outlier{}", w.outliers, w.outliers == 1 ? "" : "s");
+    const double repetition_s = s.worst->figures.write.median_s + s.worst->figures.read.median_s;
+    const double target = s.worst->spec.params.precision;
+    // The interval narrows as 1 / sqrt(n): the samples for the precision asked.
+    const double needed =
+        w.imprecise ? std::ceil(static_cast<double>(w.used) * std::pow(w.precision / target, 2)) : 0;
     const std::string remedy =
         busy ? std::string("The machine was busy (see above): more repetitions do not steady what it "
                            "disturbs; run again on a quieter machine.")
+        : w.imprecise
+            ? fmt::format(
+                  "Its median is known within \u00b1{:.1f}% over {} samples; for \u00b1{:g}%, about {} "
+                  "repetitions: --set repeat=auto --set max_time={}.",
+                  w.precision * 100, w.used, target * 100, needed,
+                  time_to_type(std::isfinite(repetition_s) ? needed * repetition_s : 0))
         : s.repeat > w.used
             ? fmt::format("For its median within \u00b15% (95%), run about {} repetitions: --set "
                           "repeat={} or --set min_time={}.",

@@ -19,7 +19,7 @@ namespace formatbench {
 // summary.hpp), the worst of them (the highest CV), and what would steady it.
 struct noise_summary {
     std::size_t phases = 0; // phases of the ok cases (two per case)
-    std::size_t noisy = 0, high_cv = 0, with_outliers = 0, few_samples = 0, on_disturbed = 0;
+    std::size_t noisy = 0, high_cv = 0, with_outliers = 0, few_samples = 0, imprecise = 0, on_disturbed = 0;
     const case_result* worst = nullptr;
     bool worst_write = true;
     const phase_figures* worst_phase = nullptr;

@@ -172,9 +172,17 @@ struct phase_figures {
     double stddev_s = std::numeric_limits<double>::quiet_NaN();
     double cv = std::numeric_limits<double>::quiet_NaN();
     std::size_t outliers = 0;
-    bool high_cv = false;     // cv above the study's noise_cv (2 samples or more)
-    bool few_samples = false; // fewer used samples than noise_min_samples
-    bool noisy() const noexcept { return on_disturbed || high_cv || few_samples || outliers > 0; }
+    // With an interval (6 or more used samples) the phase is judged by it:
+    // imprecise when its precision is worse than the case's `precision`.
+    // Without one, by the spread: cv above the study's noise_cv (2 samples
+    // or more), fewer used samples than noise_min_samples, outliers.
+    bool imprecise = false;
+    bool high_cv = false;
+    bool few_samples = false;
+    bool has_interval() const noexcept { return ci_low_s == ci_low_s; } // not NaN
+    bool noisy() const noexcept {
+        return on_disturbed || imprecise || (!has_interval() && (high_cv || few_samples || outliers > 0));
+    }
     // The bytes the phase moves (figures.hpp phase_bytes) per median second.
     std::uint64_t bytes = 0;
     double throughput_mb_s = std::numeric_limits<double>::quiet_NaN();

@@ -53,18 +53,24 @@ double median_of(std::vector<double> v) {
 }
 
 std::vector<std::string> findings(const phase_figures& p, bool write, double noise_cv,
-                                  unsigned noise_min_samples) {
+                                  unsigned noise_min_samples, double precision) {
     std::vector<std::string> parts;
-    if (p.high_cv) parts.push_back(fmt::format("CV {:.1f}% is above {:g}%", p.cv * 100, noise_cv * 100));
-    if (p.outliers)
+    if (p.imprecise)
+        parts.push_back(fmt::format("median known within \u00b1{:.1f}% (95%), not the {:g}% asked",
+                                    p.precision * 100, precision * 100));
+    if (p.has_interval()) {
+        // judged by the interval; the spread rules do not apply
+    } else if (p.high_cv)
+        parts.push_back(fmt::format("CV {:.1f}% is above {:g}%", p.cv * 100, noise_cv * 100));
+    if (!p.has_interval() && p.outliers)
         parts.push_back(fmt::format("{} of {} samples {} (beyond 1.5 IQR)", p.outliers, p.used,
                                     p.outliers == 1 ? "is an outlier" : "are outliers"));
-    if (p.few_samples)
+    if (!p.has_interval() && p.few_samples)
         parts.push_back(fmt::format("only {} sample{} (fewer than {})", p.used, p.used == 1 ? "" : "s",
                                     noise_min_samples));
     if (p.on_disturbed)
         parts.push_back(fmt::format("{} of {} samples disturbed (something else took the CPU); the "
-                                    "estimate rests on all of them",
+                                    "estimate rests on the net times of all of them",
                                     p.disturbed, p.n));
     if (parts.empty()) return {};
     std::string line = write ? "write: " : "read: ";
@@ -91,7 +97,7 @@ speedup_estimate estimate_speedup(const std::vector<double>& baseline_times,
 } // namespace
 
 phase_figures summarize_phase(const std::vector<const phase_sample*>& samples, std::uint64_t bytes,
-                              double noise_cv, unsigned noise_min_samples) {
+                              double noise_cv, unsigned noise_min_samples, double precision_target) {
     phase_figures f;
     f.n = samples.size();
     f.bytes = bytes;
@@ -132,6 +138,7 @@ phase_figures summarize_phase(const std::vector<const phase_sample*>& samples, s
     f.ci_low_s = ci.low;
     f.ci_high_s = ci.high;
     f.precision = f.median_s > 0 ? (ci.high - ci.low) / 2 / f.median_s : not_a_number;
+    f.imprecise = f.precision > precision_target; // false without an interval (NaN)
     f.throughput_mb_s = s.n > 0 ? throughput_mb_s(bytes, s.median) : not_a_number;
     f.user_s = median_of(std::move(user));
     f.sys_s = median_of(std::move(sys));
@@ -150,11 +157,12 @@ void summarize_case(case_result& c, double noise_cv, unsigned noise_min_samples)
         for (const repetition& r : c.samples)
             samples.push_back(write ? &r.write : &r.read);
         phase_figures& p = write ? f.write : f.read;
-        p = summarize_phase(samples, phase_bytes(c, write), noise_cv, noise_min_samples);
+        p = summarize_phase(samples, phase_bytes(c, write), noise_cv, noise_min_samples,
+                            c.spec.params.precision);
         p.metrics = metric_medians(c, write);
         p.ranks = rank_spread_medians(c, write);
         if (c.status == case_status::ok)
-            for (std::string& line : findings(p, write, noise_cv, noise_min_samples))
+            for (std::string& line : findings(p, write, noise_cv, noise_min_samples, c.spec.params.precision))
                 f.noise.push_back(std::move(line));
     }
     f.size_ratio = size_ratio(c);

@@ -43,9 +43,10 @@ inline constexpr std::size_t min_undisturbed = 6;
 interval median_interval(const std::vector<double>& sorted, double level = 0.95);
 
 // The figures of one phase from its samples (write or read) under the
-// study's noise rules. `bytes`: what the phase moves (figures.hpp phase_bytes).
+// study's noise rules and the case's precision. `bytes`: what the phase
+// moves (figures.hpp phase_bytes).
 phase_figures summarize_phase(const std::vector<const phase_sample*>& samples, std::uint64_t bytes,
-                              double noise_cv, unsigned noise_min_samples);
+                              double noise_cv, unsigned noise_min_samples, double precision_target = 0.02);
 
 // Fills c.figures but for the speed-ups (they need the other cases).
 void summarize_case(case_result& c, double noise_cv, unsigned noise_min_samples);
