@@ -724,7 +724,7 @@ TEST(config_stream_io, loads_and_matches_the_reference_experiment) {
         EXPECT_EQ(c.params.cache, fb::cache_mode::warm);
         EXPECT_EQ(c.params.repeat, 0u) << "auto";
         EXPECT_EQ(c.params.precision, 0.02);
-        EXPECT_EQ(c.params.max_time, 4.0);
+        EXPECT_EQ(c.params.max_time, 3.0);
         EXPECT_EQ(c.params.warmup, 1u);
         EXPECT_EQ(c.params.min_time, 0.25);
     }

@@ -86,7 +86,7 @@ speedup_estimate pair_speedup(const std::vector<case_result>& all, const case_re
 // machine"): its load when the run began and ended, and how many of the
 // ok cases' samples were disturbed and what share of the timed time other
 // processes took. Busy: a quarter or more of the samples disturbed, or a
-// load at the start above the CPUs.
+// load above the CPUs when the run began and when it ended.
 struct machine_state {
     std::size_t samples = 0, disturbed = 0;
     double timed_s = 0, outside_s = 0;
