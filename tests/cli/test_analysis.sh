@@ -145,7 +145,7 @@ expect_status 0 "$FB" --plugin-path "$FB_TEST_PLUGINS" run noisy.yaml --json noi
 expect_in "$work/err" "formatbench: warning: case 1 (f64-uniform-1e3 | bumpy | chunk whole | warm | sync none): write: median known within"
 expect_in "$work/err" "(95%), not the 2% asked"
 expect_in "$work/out" "~: noisy timing: resting on disturbed samples, median known less precisely than"
-expect_in "$work/out" "[low, high]: 95% bootstrap interval of the speed-up"
+expect_in "$work/out" "[low, high]: the speed-up's interval"
 grep -E '^ bumpy .* ~ ' "$work/out" >/dev/null || fail "the bumpy row's write cell is not marked ~"
 $PY - noisy.json <<'PY' || fail "noise in the record"
 import json, os, statistics, sys

@@ -411,3 +411,18 @@ TEST(CompareLatency, WithoutLatencyThereIsNoP99) {
     write_comparison(c, "table", table);
     EXPECT_EQ(table.str().find("p99"), std::string::npos) << table.str();
 }
+
+// compare is linear in the cases (bench/compare_scale times 10^5): 10^4
+// cases in 100 data sets are matched and compared, each once.
+TEST(Compare, TenThousandCasesFinish) {
+    std::vector<case_result> b, n;
+    for (std::size_t i = 0; i < 10000; ++i) {
+        const std::string d = "d" + std::to_string(i % 100), label = "f" + std::to_string(i / 100);
+        b.push_back(make_case(d, label, 1e-3, 1e-3));
+        n.push_back(make_case(d, label, 1.01e-3, 1e-3));
+    }
+    const comparison c = compare_summarized(make_result(b), make_result(n), {});
+    EXPECT_EQ(c.cases.size(), 10000u);
+    EXPECT_TRUE(c.only_base.empty() && c.only_new.empty());
+    EXPECT_NEAR(c.geomean_write, 1.01, 1e-9);
+}

@@ -130,3 +130,20 @@ TEST(PhaseTimes, ExtractWallSeconds) {
     EXPECT_EQ(write_times(r), (std::vector<double>{0.5, 0.6}));
     EXPECT_EQ(read_times(r), (std::vector<double>{0.25, 0.3}));
 }
+
+// A time that is not finite (null in a record) has no rank: the test
+// leaves it out instead of looping on NaN's ties forever.
+TEST(Stats, MannWhitneyLeavesNonFiniteValuesOut) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_EQ(formatbench::mann_whitney_p({1, nan, 2, 3}, {4, 5, nan, 6}),
+              formatbench::mann_whitney_p({1, 2, 3}, {4, 5, 6}));
+    EXPECT_EQ(formatbench::mann_whitney_p({nan, nan}, {1, 2}), 1.0) << "a side with nothing to rank";
+}
+
+// The median of two values near the largest double: their midpoint, not
+// the overflowed (a + b) / 2.
+TEST(Stats, MedianOfHugeValuesDoesNotOverflow) {
+    const double big = 1e308;
+    EXPECT_EQ(formatbench::summarize({big, big}).median, big);
+    EXPECT_EQ(formatbench::summarize({big, big * 1.5}).median, big * 1.25);
+}

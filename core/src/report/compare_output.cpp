@@ -286,7 +286,8 @@ void write_table(const comparison& c, std::ostream& out) {
     out << '\n';
     for (const std::string& l : summary_lines(c))
         out << l << '\n';
-    out << "ratio = new median / base median (above 1: slower); change [95% bootstrap interval]; p: "
+    out << "ratio = new median / base median (above 1: slower); change [interval: the quotient of the two "
+           "medians' 95% intervals]; p: "
            "two-sided Mann-Whitney U over the samples each median rests on\n";
     if (p99) out << p99_note << '\n';
 }
@@ -318,7 +319,8 @@ void write_markdown(const comparison& c, std::ostream& out) {
     out << '\n';
     for (const std::string& l : summary_lines(c))
         out << "- " << md_cell(l) << '\n';
-    out << "- ratio = new median / base median (above 1: slower); change [95% bootstrap interval]; p: "
+    out << "- ratio = new median / base median (above 1: slower); change [interval: the quotient of the two "
+           "medians' 95% intervals]; p: "
            "two-sided Mann-Whitney U over the samples each median rests on\n";
     if (p99) out << "- " << p99_note << '\n';
 }

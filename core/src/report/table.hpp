@@ -413,7 +413,8 @@ inline std::vector<std::string> legend(const study_result& r, rate_unit units = 
                                         r.spec.baseline));
         if (any({"write-ci", "read-ci"}))
             lines.emplace_back(
-                "[low, high]: 95% bootstrap interval of the speed-up (2000 resamples of both rows)");
+                "[low, high]: the speed-up's interval: the quotients of the ends of the two medians' 95% "
+                "intervals (with fewer than 6 samples a row: the 95% bootstrap interval, 2000 resamples)");
         bool cache_pairs = false;
         for (const case_result& c : r.cases)
             cache_pairs |= c.figures.write_pooled_n > c.figures.write.used;

@@ -13,6 +13,7 @@
 #include "results/figures.hpp"
 #include "results/json.hpp"
 #include "results/stats.hpp"
+#include "results/summary.hpp"
 #include "study/identity.hpp"
 
 #include <fmt/format.h>
@@ -71,22 +72,44 @@ phase_comparison compare_phase(const phase_figures& base, const phase_figures& n
     p.base_median_s = base.median_s;
     p.new_median_s = next.median_s;
     p.ratio = p.base_median_s > 0 ? p.new_median_s / p.base_median_s : not_a_number;
-    // median(new) / median(base): bootstrap_speedup_interval's "baseline" is
-    // the numerator.
-    const interval ci = bootstrap_speedup_interval(next.used_times, base.used_times);
-    p.ratio_low = ci.low;
-    p.ratio_high = ci.high;
-    // What the disturbances cannot explain: the slower side's samples less
-    // the time something outside took from each, against the other side's
-    // as measured.
+    // What the disturbances cannot explain: a side's samples less the time
+    // something outside took from each.
     auto less_outside = [](const phase_figures& f) {
         std::vector<double> t = f.used_times;
         for (std::size_t i = 0; i < t.size() && i < f.used_outside_s.size(); ++i)
             t[i] -= f.used_outside_s[i];
         return t;
     };
-    p.slower_low = bootstrap_speedup_interval(less_outside(next), base.used_times).low;
-    p.faster_high = bootstrap_speedup_interval(next.used_times, less_outside(base)).high;
+    auto any_outside = [](const phase_figures& f) {
+        return std::any_of(f.used_outside_s.begin(), f.used_outside_s.end(), [](double x) { return x > 0; });
+    };
+    if (base.has_interval() && next.has_interval()) {
+        // Both medians have a 95% interval (order statistics, summary.hpp):
+        // the ratio lies between the quotients of their ends whenever both
+        // cover their medians (at least 90%, in practice more). No
+        // resampling: compare stays linear in the cases.
+        p.ratio_low = next.ci_low_s / base.ci_high_s;
+        p.ratio_high = next.ci_high_s / base.ci_low_s;
+        auto low_end = [&](const phase_figures& f) {
+            std::vector<double> t = less_outside(f);
+            std::sort(t.begin(), t.end());
+            return median_interval(t).low;
+        };
+        p.slower_low = any_outside(next) ? low_end(next) / base.ci_high_s : p.ratio_low;
+        p.faster_high = any_outside(base) ? next.ci_high_s / low_end(base) : p.ratio_high;
+    } else {
+        // Too few samples for order statistics: the bootstrap interval of
+        // median(new) / median(base) (bootstrap_speedup_interval's
+        // "baseline" is the numerator).
+        const interval ci = bootstrap_speedup_interval(next.used_times, base.used_times);
+        p.ratio_low = ci.low;
+        p.ratio_high = ci.high;
+        p.slower_low = any_outside(next) ? bootstrap_speedup_interval(less_outside(next), base.used_times).low
+                                         : p.ratio_low;
+        p.faster_high = any_outside(base)
+                            ? bootstrap_speedup_interval(next.used_times, less_outside(base)).high
+                            : p.ratio_high;
+    }
     p.p = mann_whitney_p(base.used_times, next.used_times);
     p.disturbed = base.on_disturbed || next.on_disturbed;
     return p;

@@ -5,6 +5,7 @@
 #include "study/fields.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace formatbench {
 
@@ -95,15 +96,25 @@ std::optional<latency_figures> latency_medians(const case_result& c) {
 
 std::vector<dataset_group> group_by_dataset(const std::vector<case_result>& cases) {
     std::vector<dataset_group> groups;
+    std::unordered_map<std::string, std::size_t> by_name;
     for (const case_result& c : cases) {
-        auto it = std::find_if(groups.begin(), groups.end(), [&](const dataset_group& g) {
-            return g.dataset->name == c.spec.dataset.name;
-        });
-        if (it == groups.end()) {
-            groups.push_back({&c.spec.dataset, {}});
-            it = groups.end() - 1;
+        const auto [it, inserted] = by_name.emplace(c.spec.dataset.name, groups.size());
+        if (inserted) groups.push_back({&c.spec.dataset, {}, {}});
+        groups[it->second].cases.push_back(&c);
+    }
+    // Which fields vary among the rows of each label: against the label's
+    // first row, once per group (row_label is then O(fields) a row).
+    const auto& fields = run_fields();
+    for (dataset_group& g : groups) {
+        std::unordered_map<std::string, const case_result*> first;
+        for (const case_result* c : g.cases) {
+            auto& v = g.varied[c->spec.format.label];
+            v.resize(fields.size(), false);
+            const auto [at, inserted] = first.emplace(c->spec.format.label, c);
+            if (inserted) continue;
+            for (std::size_t i = 0; i < fields.size(); ++i)
+                if (!fields[i].same(at->second->spec.params, c->spec.params)) v[i] = true;
         }
-        it->cases.push_back(&c);
     }
     return groups;
 }
@@ -127,9 +138,18 @@ bool same_measurement(const run_params& a, const run_params& b) {
 
 const case_result* find_baseline(const std::vector<case_result>& all, const case_result& c,
                                  const std::string& baseline) {
+    std::vector<const case_result*> candidates;
+    for (const case_result& b : all)
+        candidates.push_back(&b);
+    return find_baseline(candidates, c, baseline);
+}
+
+const case_result* find_baseline(const std::vector<const case_result*>& candidates, const case_result& c,
+                                 const std::string& baseline) {
     const case_result* best = nullptr;
     int best_score = -1;
-    for (const case_result& b : all) {
+    for (const case_result* candidate : candidates) {
+        const case_result& b = *candidate;
         if (b.spec.dataset.name != c.spec.dataset.name || !label_matches(b.spec.format, baseline)) continue;
         const int score = (same_measurement(b.spec.params, c.spec.params) ? 2 : 0) +
                           (b.spec.format.label == baseline ? 1 : 0);
@@ -163,12 +183,13 @@ double speedup(const std::vector<double>& baseline_times, const std::vector<doub
 std::string row_label(const case_result& c, const dataset_group& g) {
     const run_params& p = c.spec.params;
     const run_params& first = g.cases.front()->spec.params;
+    const auto varied = g.varied.find(c.spec.format.label);
     std::vector<std::string> parts;
-    for (const auto& f : run_fields()) {
+    const auto& fields = run_fields();
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const auto& f = fields[i];
         if (f.identity == identity_never) continue;
-        bool named = !f.same(p, first);
-        for (const case_result* o : g.cases)
-            named |= o->spec.format.label == c.spec.format.label && !f.same(o->spec.params, p);
+        const bool named = !f.same(p, first) || (varied != g.varied.end() && varied->second[i]);
         if (named) parts.push_back(f.label_prefix + f.text(p));
     }
     std::string label = c.spec.format.label;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ std::optional<latency_figures> latency_medians(const case_result& c);
 struct dataset_group {
     const dataset_spec* dataset = nullptr;
     std::vector<const case_result*> cases;
+    // For row_label, by format label: which run fields (run_fields()
+    // order) vary among the rows of that label (set by group_by_dataset).
+    std::map<std::string, std::vector<bool>> varied;
 };
 std::vector<dataset_group> group_by_dataset(const std::vector<case_result>& cases);
 
@@ -60,6 +64,10 @@ bool label_matches(const format_spec& f, const std::string& baseline);
 // so that a swept study compares like with like. nullptr when the study has
 // no baseline or the dataset has no such case.
 const case_result* find_baseline(const std::vector<case_result>& all, const case_result& c,
+                                 const std::string& baseline);
+// The same among `candidates` (the cases of c's data set whose label
+// matches the baseline), for a caller that looks many up.
+const case_result* find_baseline(const std::vector<const case_result*>& candidates, const case_result& c,
                                  const std::string& baseline);
 
 // The cases a selection (--filter, --exclude; study/select.hpp) leaves out

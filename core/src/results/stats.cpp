@@ -60,7 +60,7 @@ double median_in_place(std::vector<double>& v) {
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
     const double upper = v[mid];
     if (n % 2) return upper;
-    return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
+    return std::midpoint(*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)), upper);
 }
 
 } // namespace
@@ -141,7 +141,8 @@ summary summarize(std::vector<double> samples) {
     std::sort(samples.begin(), samples.end());
     const std::size_t n = samples.size();
     s.min = samples.front();
-    s.median = n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+    // std::midpoint: (a + b) / 2 overflows for values near the largest double.
+    s.median = n % 2 == 1 ? samples[n / 2] : std::midpoint(samples[n / 2 - 1], samples[n / 2]);
     s.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(n);
     if (n > 1) {
         // Two-pass sum of squared deviations: no cancellation for times that
@@ -155,7 +156,17 @@ summary summarize(std::vector<double> samples) {
     return s;
 }
 
-double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
+double mann_whitney_p(const std::vector<double>& a_all, const std::vector<double>& b_all) {
+    // A non-finite time (null in a record) has no rank: it is left out, so
+    // the tie loop below always advances (NaN equals nothing, not even
+    // itself).
+    auto finite = [](const std::vector<double>& v) {
+        std::vector<double> out;
+        for (double x : v)
+            if (std::isfinite(x)) out.push_back(x);
+        return out;
+    };
+    const std::vector<double> a = finite(a_all), b = finite(b_all);
     const std::size_t n1 = a.size(), n2 = b.size();
     if (n1 == 0 || n2 == 0) return 1.0;
 
