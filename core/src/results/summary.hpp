@@ -85,8 +85,8 @@ speedup_estimate pair_speedup(const std::vector<case_result>& all, const case_re
 // The machine's state over a run (docs/methodology.md, "A busy
 // machine"): its load when the run began and ended, and how many of the
 // ok cases' samples were disturbed and what share of the timed time other
-// processes took. Busy: a quarter or more of the samples disturbed, or a
-// load above the CPUs when the run began and when it ended.
+// processes took. Busy: a quarter or more of the samples disturbed (the
+// load is said, not counted: it includes tasks in uninterruptible sleep).
 struct machine_state {
     std::size_t samples = 0, disturbed = 0;
     double timed_s = 0, outside_s = 0;
