@@ -1,6 +1,7 @@
 // The JSON record (round trip, errors, schema) and the reporters (console,
 // Markdown, CSV read back with an RFC 4180 parser) on a synthetic study.
 #include "base/error.hpp"
+#include "report/html.hpp"
 #include "report/outputs.hpp"
 #include "report/units.hpp"
 #include "results/json.hpp"
@@ -732,4 +733,67 @@ TEST(Latency, ConsoleAndMarkdownShowTheColumnOnlyWhereAPatternRan) {
     const std::string md = render(latency_result(), "markdown");
     EXPECT_NE(md.find("| 200 ns / 3.00 \u00b5s | 500000 |"), std::string::npos) << md;
     EXPECT_NE(md.find("| - | - |"), std::string::npos) << md; // text: no pattern
+}
+
+// One summary, printed by every output: a set in which two of eight samples
+// of the baseline's phases were disturbed (they waited 20 and 30 ms for a
+// CPU), so that an output recomputing from all samples would print other
+// figures. By hand: 'slow' write median of 10..15 ms = 12.5 ms (all eight:
+// 13.5 ms), read of 20..25 ms = 22.5 ms; 'quick' 1.25 ms and 4.25 ms;
+// speed-ups 12.5 / 1.25 = 10.0x and 22.5 / 4.25 = 5.29x.
+TEST(Numbers, EveryOutputPrintsTheSameEstimates) {
+    study_result r = make_result();
+    r.spec.baseline = "slow";
+    case_result slow, quick;
+    slow.spec = make_spec(0, "slow", "ascii");
+    quick.spec = make_spec(1, "quick", "raw");
+    slow.samples = reps({10e-3, 11e-3, 12e-3, 13e-3, 14e-3, 15e-3, 40e-3, 41e-3},
+                        {20e-3, 21e-3, 22e-3, 23e-3, 24e-3, 25e-3, 60e-3, 61e-3});
+    for (std::size_t i = 6; i < 8; ++i)
+        for (phase_sample* p : {&slow.samples[i].write, &slow.samples[i].read}) {
+            p->accounting.measured = true;
+            p->accounting.cpus = 2;
+            p->accounting.wait_s = p->accounting.thread_wait_s = p == &slow.samples[i].write ? 20e-3 : 30e-3;
+        }
+    quick.samples = reps({1.0e-3, 1.1e-3, 1.2e-3, 1.3e-3, 1.4e-3, 1.5e-3},
+                         {4.0e-3, 4.1e-3, 4.2e-3, 4.3e-3, 4.4e-3, 4.5e-3});
+    for (case_result* c : {&slow, &quick}) {
+        c->payload_bytes = 8'000'000;
+        c->file_bytes = 8'000'000;
+        c->verify = {true, 1000000, 0, 0, 0, true};
+    }
+    r.cases = {slow, quick};
+    r.spec.cases = {slow.spec, quick.spec};
+    summarize_study(r);
+    const double read_speedup = 22.5 / 4.25;
+
+    // JSON
+    const json j = json::parse(render(r, "json"));
+    EXPECT_NEAR(j["cases"][0]["write"]["median_s"].get<double>(), 12.5e-3, 1e-15);
+    EXPECT_NEAR(j["cases"][0]["read"]["median_s"].get<double>(), 22.5e-3, 1e-15);
+    EXPECT_EQ(j["cases"][0]["write"]["disturbed"], 2);
+    EXPECT_NEAR(j["cases"][1]["write"]["median_s"].get<double>(), 1.25e-3, 1e-15);
+    EXPECT_NEAR(j["cases"][1]["speedup"]["write"]["value"].get<double>(), 10.0, 1e-12);
+    EXPECT_NEAR(j["cases"][1]["speedup"]["read"]["value"].get<double>(), read_speedup, 1e-12);
+    // CSV
+    const auto rows = parse_csv(render(r, "csv"));
+    ASSERT_EQ(rows.size(), 3u);
+    auto column = [&](const std::string& name) {
+        return static_cast<std::size_t>(std::find(rows[0].begin(), rows[0].end(), name) - rows[0].begin());
+    };
+    EXPECT_NEAR(std::stod(rows[1][column("write_median_s")]), 12.5e-3, 1e-15);
+    EXPECT_NEAR(std::stod(rows[1][column("read_median_s")]), 22.5e-3, 1e-15);
+    EXPECT_NEAR(std::stod(rows[2][column("write_median_s")]), 1.25e-3, 1e-15);
+    EXPECT_NEAR(std::stod(rows[2][column("write_speedup")]), 10.0, 1e-12);
+    EXPECT_NEAR(std::stod(rows[2][column("read_speedup")]), read_speedup, 1e-12);
+    // Console, Markdown and HTML: the same figures as printed text.
+    render_options wide;
+    wide.width = 200;
+    const std::string console = render(r, "console", wide), markdown = render(r, "markdown");
+    const std::string html = render_html_report({{"r.json", r}}, "t").html;
+    for (const auto& [name, text] : {std::pair{"console", console}, {"markdown", markdown}, {"html", html}}) {
+        for (const char* figure : {"12.5 ms", "22.5 ms", "1.25 ms", "4.25 ms", "10.0x", "5.29x"})
+            EXPECT_NE(text.find(figure), std::string::npos) << name << " lacks " << figure << "\n" << text;
+        EXPECT_EQ(text.find("13.5 ms"), std::string::npos) << name << ": the median of all eight samples";
+    }
 }
