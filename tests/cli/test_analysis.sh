@@ -157,7 +157,9 @@ w = [s["write"]["wall_s"] for s in bumpy["samples"]]
 assert w[0] > 0.3 and max(w[1:]) < 0.3, w  # the planted sample
 assert bumpy["write"]["outliers"] == 1, bumpy["write"]
 assert any(f.startswith("write: median known within") for f in bumpy["noise"]), bumpy["noise"]
-assert bumpy["write"]["ci_high_s"] > 0.3, bumpy["write"]  # x(6) of 6: the planted sample (it sleeps: no CPU wait to take off)
+# x(6) of 6: the planted 300 ms sample (it sleeps: no CPU wait to take
+# off; when a steal tick, 5 to 10 ms here, falls in it, its net time).
+assert bumpy["write"]["ci_high_s"] > 0.25, bumpy["write"]
 sp = bumpy["speedup"]
 assert sp["baseline_index"] == 0 and sp["write_pooled_n"] == 6, sp
 # the point estimate from the samples, independently; inside its interval
