@@ -307,9 +307,9 @@ machine_state summarize_machine(const study_result& r) {
             }
     }
     // The load is recorded and said, but does not decide: it counts tasks
-    // in uninterruptible sleep too, and on a VM it was seen at 67 with one
-    // runnable task and 1% of the samples disturbed. The samples' own
-    // accounting is what the figures suffered.
+    // in uninterruptible sleep too and can stand far above the CPUs while
+    // hardly a sample is disturbed. The samples' own accounting is what the
+    // figures suffered.
     m.busy = m.samples > 0 && 4 * m.disturbed >= m.samples;
     return m;
 }
