@@ -155,7 +155,16 @@ d = json.load(open(sys.argv[1]))
 raw, bumpy = d["cases"]
 w = [s["write"]["wall_s"] for s in bumpy["samples"]]
 assert w[0] > 0.3 and max(w[1:]) < 0.3, w  # the planted sample
-assert bumpy["write"]["outliers"] == 1, bumpy["write"]
+# Tukey's fences over the samples the estimate rests on, counted here with the
+# same quantile rule (linear, as numpy's default): the planted sample is one
+# of them. The count is not pinned at 1: under load another sample may lie
+# beyond the fences too (it did, once), and the record must then say 2.
+# (A wrong count: the table's "1 outlier" where the samples hold 2, or 0.)
+used = times(bumpy, "write")
+q1, _, q3 = statistics.quantiles(used, n=4, method="inclusive")
+fence = (q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1))
+beyond = [t for t in used if not fence[0] <= t <= fence[1]]
+assert max(used) in beyond and bumpy["write"]["outliers"] == len(beyond), (bumpy["write"], used, beyond)
 assert any(f.startswith("write: median known within") for f in bumpy["noise"]), bumpy["noise"]
 # x(6) of 6: the planted 300 ms sample (it sleeps: no CPU wait to take
 # off; when a steal tick, 5 to 10 ms here, falls in it, its net time).

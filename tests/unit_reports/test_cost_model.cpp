@@ -109,6 +109,26 @@ std::vector<case_result> sweep(const std::vector<double>& counts, const std::fun
 
 } // namespace
 
+TEST(CostModel, ValidRangeStopsWhereTheLineStopsHoldingAbove) {
+    // t = 50 us + 2 ns * n up to n = 250000, then 50 us + 6 ns * n (the data
+    // no longer fit a cache). From 250000 to 750000 the time grows 8.3x for
+    // 3x the count, which no line a + b n with a, b >= 0 can follow, so the
+    // valid range is 1000 .. 250000, 6 counts; a range said to reach
+    // 2500000 would have users extrapolate 2 ns per value where it costs 6.
+    const std::vector<double> counts{1000, 2500, 10000, 25000, 75000, 250000, 750000, 2500000};
+    const auto cases = sweep(counts, [](double n) { return 50e-6 + (n <= 250000 ? 2e-9 : 6e-9) * n; });
+    const auto fits = fit_summarized(cases);
+    ASSERT_EQ(fits.size(), 2u);
+    const cost_fit& w = fits[0];
+    ASSERT_TRUE(w.linear);
+    EXPECT_EQ(w.valid_min_count, 1000u);
+    EXPECT_EQ(w.valid_max_count, 250000u);
+    EXPECT_EQ(w.points, 6u);
+    EXPECT_NEAR(w.fit.a, 50e-6, 1e-12);
+    EXPECT_NEAR(w.fit.b, 2e-9, 1e-15);
+    EXPECT_EQ(detail::cost_model_table(fits).rows[0][6], "1000..250000 (6)");
+}
+
 TEST(CostModel, ValidRangeRecoversKnownCostsAboveAFloor) {
     // t = 50 us + 2 ns * n, but never under a floor of 100 us (as min_time
     // or a set-up path makes small cases), times 1 +- 1% of deterministic

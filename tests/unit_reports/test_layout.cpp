@@ -281,6 +281,28 @@ TEST(verdict, prints_published_speedups_beside_this_run) {
         << lines[3];
 }
 
+TEST(verdict, the_next_is_not_the_baseline_named_already) {
+    study_result r = fixture();
+    // write: raw 1.0 ms, the baseline 1.5 ms, mmap 2.0 ms, ascii 30 ms. The
+    // baseline is second: "faster than the next" must name mmap (2.0 / 1.0
+    // = 2x), not the baseline again (a user would read 1.5x twice and never
+    // learn how raw does against mmap).
+    r.cases[0].samples = reps(around(0.0015), around(0.20));
+    summarize_study(r);
+    const auto groups = group_by_dataset(r.cases);
+    const auto v = dataset_verdict(r, groups.front());
+    ASSERT_EQ(v.size(), 2u);
+    EXPECT_EQ(v[0].fastest->spec.format.label, "raw");
+    ASSERT_NE(v[0].against_baseline.slower, nullptr);
+    EXPECT_EQ(v[0].against_baseline.slower->spec.format.label, "gfortran (f0.16) / list-directed");
+    EXPECT_NEAR(v[0].against_baseline.value, 1.5, 1e-9);
+    ASSERT_NE(v[0].against_next.slower, nullptr);
+    EXPECT_EQ(v[0].against_next.slower->spec.format.label, "mmap");
+    EXPECT_NEAR(v[0].against_next.value, 2, 1e-9);
+    const auto lines = verdict_lines(r, groups.front());
+    EXPECT_NE(lines[0].find("faster than the next, mmap"), std::string::npos) << lines[0];
+}
+
 TEST(verdict, none_with_fewer_than_two_formats_that_keep_a_file) {
     study_result r = fixture();
     r.cases = {r.cases[2], r.cases[4]}; // raw and memory

@@ -119,6 +119,12 @@ TEST(Noise, BootstrapIntervalIsPinned) {
     const interval b = bootstrap_speedup_interval({4e-3, 1e-3, 2e-3, 10e-3, 3e-3}, {0.5e-3, 0.5e-3, 0.5e-3});
     EXPECT_NEAR(b.low, 2.0, 1e-12);
     EXPECT_NEAR(b.high, 20.0, 1e-12);
+    // Even sample counts: each resample's median is the midpoint of its two
+    // middle values in order (a median taken from an unordered element moves
+    // both ends of the interval a user reads as "5.3x [4.2, 8.3]").
+    const interval even = bootstrap_speedup_interval({10, 13, 11, 16}, {2, 2.5, 1.5, 2.25, 3, 1.75});
+    EXPECT_NEAR(even.low, 4.199761904761905, 1e-12);
+    EXPECT_NEAR(even.high, 8.285714285714286, 1e-12);
     const interval none = bootstrap_speedup_interval({}, {1});
     EXPECT_TRUE(std::isnan(none.low) && std::isnan(none.high));
 }
