@@ -101,6 +101,29 @@ TEST(select, unknown_field_and_empty_selection_are_usage_errors) {
     EXPECT_NE(bad_regex.find("not a regular expression"), std::string::npos) << bad_regex;
 }
 
+TEST(select, the_baseline_row_did_the_same_reads) {
+    // raw read whole and raw read at random; npy read at random. npy's
+    // baseline is raw [random]: matched without the access pattern it would
+    // be the whole read, and "npy [random]" would show raw's 33 MB read
+    // against npy's 1000 blocks (2.57x where the two random reads give 0.83x).
+    std::vector<fb::case_result> all(3);
+    auto set = [&](std::size_t i, const char* label, fb::access_mode access) {
+        fb::case_spec& c = all[i].spec;
+        c.index = i;
+        c.dataset.name = "f64-1e6";
+        c.dataset.type = FB_DTYPE_F64;
+        c.dataset.count = 1000000;
+        c.format.label = c.format.base_label = c.format.plugin = label;
+        c.params.access = access;
+    };
+    set(0, "raw", fb::access_mode::whole);
+    set(1, "raw", fb::access_mode::random);
+    set(2, "npy", fb::access_mode::random);
+    EXPECT_EQ(fb::find_baseline(all, all[2], "raw"), &all[1]);
+    all[2].spec.params.access = fb::access_mode::whole;
+    EXPECT_EQ(fb::find_baseline(all, all[2], "raw"), &all[0]);
+}
+
 TEST(select, baselines_of_selected_cases_are_added) {
     fb::study s = plan();
     s.baseline = "raw";

@@ -501,6 +501,28 @@ TEST(Reporters, ConsoleTable) {
     EXPECT_NE(text.find("broken: crashed: killed by signal 11"), std::string::npos);
 }
 
+TEST(Reporters, NoneOfTheFileResidentIsZeroPercentNotUnknown) {
+    // A cold read that found none of its file in the page cache: mincore
+    // said 0, which every output prints as 0 (a "-" or an empty cell would
+    // tell the user the residency was not measured).
+    study_result r = make_result();
+    r.cases[3].samples = reps({0.004, 0.004}, {0.02, 0.03}, 0.0);
+    const std::string text = render(r, "console");
+    bool zero = false; // in the row's resident cell, wherever the table split it
+    std::istringstream lines(text);
+    for (std::string l; std::getline(lines, l);)
+        if (l.find("raw [cold]") != std::string::npos)
+            zero |= l.find(" 0% ") != std::string::npos || l.ends_with(" 0%");
+    EXPECT_TRUE(zero) << text;
+    const auto rows = parse_csv(render(r, "csv"));
+    ASSERT_EQ(rows.size(), 1 + r.cases.size());
+    const auto it = std::find(rows[0].begin(), rows[0].end(), "resident_fraction");
+    ASSERT_NE(it, rows[0].end());
+    const auto col = static_cast<std::size_t>(it - rows[0].begin());
+    EXPECT_EQ(rows[4][col], "0");
+    EXPECT_EQ(rows[1][col], "") << "ascii: not measured";
+}
+
 TEST(Reporters, ConsoleWithoutBaselineHasNoSpeedups) {
     study_result r = make_result();
     r.spec.baseline.clear();
