@@ -63,6 +63,25 @@ for label in good:
     print(f"{label:12} ok in both studies, same key, sizes and verification")
 PY
 
+# ---- 1b. a streamed read names the data set's element, not the piece's:
+# 20000 f64 read in pieces of 16000 B (2000 values); element 11855 is
+# element 1855 of the sixth piece (a wrong index would send the user to
+# the wrong place in the file)
+cat > streamed.yaml <<'YAML'
+name: streamed-mismatch
+defaults: {repeat: 1, warmup: 0, chunk: 16000}
+datasets: [{dtype: f64, count: 20000}]
+formats: [{label: wrong-late, plugin: misbehave, options: {mode: wrong_data, wrong_at: 11855}}]
+YAML
+expect_status 1 "$FB" --plugin-path "$FB_TEST_PLUGINS" run streamed.yaml --json streamed.json --no-console
+expect_in "$work/err" "1 of 20000 values read back differ, the first at element 11855"
+python3 - streamed.json <<'PY' || fail "a streamed read's mismatch in the record"
+import json, sys
+c = json.load(open(sys.argv[1]))["cases"][0]
+assert c["params"]["chunk_bytes"] == 16000, c["params"]
+assert c["verify"]["mismatches"] == 1 and c["verify"]["first_mismatch_index"] == 11855, c["verify"]
+PY
+
 # ---- 2. SIGKILL in the middle, then --resume: the same set of cases
 cat > long.yaml <<'YAML'
 name: resumable

@@ -12,6 +12,8 @@
 // fails a write with a message that is not UTF-8 and holds an escape sequence.
 // Its zero-copy view is the file read into memory at the view call, with the
 // same wrong_data flip, so the tests of read: view can catch a bad view.
+// `wrong_at` makes wrong_data flip one element of the data set only, in
+// whichever read piece holds it (streamed reads).
 // `only_rank` limits the misbehaviour to one MPI rank (the launcher's rank
 // variable), for the tests of a plugin failing on one rank of several.
 //
@@ -142,6 +144,9 @@ struct misbehave_format {
         formatbench::sdk::option_int("slow_ms", "200", 0, 60000, "extra milliseconds of a slow write stream"),
         formatbench::sdk::option_int("only_rank", "-1", -1, 1000000,
                                      "misbehave on this MPI rank only (-1: on every rank and without MPI)"),
+        formatbench::sdk::option_int("wrong_at", "-1", -1, INT64_MAX,
+                                     "wrong_data flips this element of the data set only, wherever the read "
+                                     "pieces fall (-1: the first value of every read call)"),
     };
 
     // The mode in effect in this process: `mode`, or ok on ranks other than only_rank.
@@ -261,7 +266,8 @@ struct misbehave_format {
     public:
         explicit reader(const formatbench::sdk::open_request& r)
             : path_(r.path), size_(r.element_size()), mode_(mode_of(r)),
-              slowdown_(r.options.get_float("slowdown")), env_(env_mode()), count_(r.count) {
+              slowdown_(r.options.get_float("slowdown")), env_(env_mode()), count_(r.count),
+              wrong_at_(r.options.get_int("wrong_at")) {
             file_ = formatbench::sdk::file::open_read(path_);
             if (env_ == "checksum_internal") {
                 char head[sizeof checksum_magic] = {};
@@ -286,8 +292,15 @@ struct misbehave_format {
             if (stale_) return; // claims success, leaves the buffer as it was
             if (file_.read_full(data, count * size_) < count * size_)
                 throw error(FB_E_TRUNCATED, "misbehave: '" + path_ + "' is too short");
-            // Claims success but flips one bit of the first value.
-            if (mode_ == "wrong_data" && count > 0) static_cast<unsigned char*>(data)[0] ^= 1;
+            // Claims success but flips one bit of the first value (or of
+            // element wrong_at, when this piece holds it).
+            if (mode_ == "wrong_data" && count > 0) {
+                if (wrong_at_ < 0)
+                    static_cast<unsigned char*>(data)[0] ^= 1;
+                else if (const auto at = static_cast<std::uint64_t>(wrong_at_); at >= at_ && at < at_ + count)
+                    static_cast<unsigned char*>(data)[(at - at_) * size_] ^= 1;
+            }
+            at_ += count;
             if (env_ == "checksum_internal") {
                 sum_ = fnv1a(sum_, data, count * size_);
                 done_ += count;
@@ -316,6 +329,8 @@ struct misbehave_format {
         double slowdown_;
         std::string env_;
         std::uint64_t count_;
+        std::int64_t wrong_at_;
+        std::uint64_t at_ = 0; // the data set's element the next read starts at
         std::uint64_t done_ = 0;
         std::uint64_t sum_ = fnv_offset;
         bool stale_ = false;
