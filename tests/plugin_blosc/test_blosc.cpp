@@ -197,6 +197,31 @@ TEST(BloscPlugin, HeaderAndChunksReadByHand) {
     EXPECT_EQ(c.chunk_count, 3u);
 }
 
+TEST(BloscPlugin, CompressedBytesAreTheFileSizeOnBothSides) {
+    // The file's size on disk, from the file system: what the write and the
+    // read of the whole array report as compressed_bytes (one byte more or
+    // less would show a ratio that is not the file's, and an io MB/s off).
+    temp_dir dir;
+    const bytes data = make_data(FB_DTYPE_F32, 1000);
+    const option_list o = {{"chunk_size", "1000"}};
+    auto w = plugin(id).open_write(dir / "a.blosc", FB_DTYPE_F32, 1000, o);
+    w->write(data.data(), 1000);
+    w->close();
+    const auto size = static_cast<double>(fs::file_size(dir / "a.blosc"));
+    auto metric = [](const formatbench::metric_list& m) {
+        for (const auto& [name, value] : m)
+            if (name == "compressed_bytes") return value;
+        return -1.0;
+    };
+    EXPECT_EQ(metric(w->metrics()), size);
+    auto r = plugin(id).open_read(dir / "a.blosc", FB_DTYPE_F32, 1000, o);
+    bytes got(data.size());
+    r->read(got.data(), 1000);
+    r->close();
+    EXPECT_EQ(metric(r->metrics()), size);
+    EXPECT_EQ(got, data);
+}
+
 TEST(BloscPlugin, ChunkFlagsFollowCodecAndShuffle) {
     // Blosc's chunk format: flags bit 0 byte shuffle, bit 2 bitshuffle (bit
     // 1 marks a chunk stored uncompressed, where the filter does not

@@ -602,6 +602,36 @@ TEST(ZstdReadAt, IndependentFramesWithAndWithoutShuffleAndSeekTable) {
         }
 }
 
+TEST(ZstdReadAt, EachFrameIsDecodedOnceForTheReadsInIt) {
+    // 13 reads that fall in 3 frames, in frame order: 3 in frame 0, 4 in
+    // frame 2, 6 in frame 7. The reader keeps the frame it decoded last, so
+    // `decoded_frames` is 3; a reader that decoded the frame again for every
+    // read would report 13 and spend 4x the codec time a user sees.
+    temp_dir dir;
+    // Without shuffle: a shuffle block that straddles two frames would
+    // rightly decode both.
+    const option_list o = {{"frames", "independent"}, {"frame_size", "64KiB"}, {"shuffle", "false"}};
+    write_array(id, dir / "a.zst", FB_DTYPE_I64, counting(at_n), o);
+    // Where each frame's values start, from the frames' headers walked by hand.
+    const frame_list l = list_frames(read_file(dir / "a.zst"));
+    ASSERT_GE(l.content_sizes.size(), 8u);
+    std::vector<std::uint64_t> start{0};
+    for (std::uint64_t size : l.content_sizes)
+        start.push_back(start.back() + size / 8);
+    auto r = plugin(id).open_read((dir / "a.zst").string(), FB_DTYPE_I64, at_n, o);
+    for (std::uint64_t at : {start[0], start[0] + 100, start[1] - 8})
+        EXPECT_TRUE(reads_counting(*r, at, 8));
+    for (std::uint64_t k = 0; k < 4; ++k)
+        EXPECT_TRUE(reads_counting(*r, start[2] + 1000 * k, 16));
+    for (std::uint64_t k = 0; k < 6; ++k)
+        EXPECT_TRUE(reads_counting(*r, start[7] + 1300 * k, 4));
+    r->close();
+    double decoded = -1;
+    for (const auto& [name, value] : r->metrics())
+        if (name == "decoded_frames") decoded = value;
+    EXPECT_EQ(decoded, 3);
+}
+
 // The seek table, read by hand from the file's last bytes as zstd's
 // seekable format defines it: a skippable frame 0x184D2A5E of 8-byte
 // entries (compressed, decompressed size), then the frame count, a
@@ -648,7 +678,9 @@ TEST(ZstdReadAt, OneFrameIsRefusedNamingTheOption) {
 
 TEST(ZstdReadAt, CountMismatchAndDamagedFrame) {
     temp_dir dir;
-    const option_list o = {{"frames", "independent"}, {"frame_size", "64KiB"}};
+    // Without shuffle: a shuffle block that straddles two frames would
+    // rightly decode both.
+    const option_list o = {{"frames", "independent"}, {"frame_size", "64KiB"}, {"shuffle", "false"}};
     write_array(id, dir / "a.zst", FB_DTYPE_I64, counting(at_n), o);
     std::int64_t v = 0;
     std::string message;
