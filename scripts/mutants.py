@@ -8,8 +8,9 @@ plugin code) to the source tree, one at a time, rebuilds BUILD_DIR (default
 build-mutants, configured here as a release build when missing), runs the
 test suite (every suite but fuzz and browser), restores the file, and prints
 which mutants some test caught. A mutant whose text is not found exactly once
-is "stale" (the code moved: update the list); one that does not compile is
-"invalid". Exit status 0 when at least 90% of the valid mutants are caught,
+is "stale" (the code moved: update the list), and a list with a stale
+mutant is refused before anything is built (`--check` does only that, in
+a second); one that does not compile is "invalid". Exit status 0 when at least 90% of the valid mutants are caught,
 1 otherwise, 2 for a stale or invalid mutant or a broken tree.
 
 Run it on a clean tree (it refuses uncommitted changes, since it edits and
@@ -69,6 +70,31 @@ def parse_list(path):
     return mutants
 
 
+def apply(m):
+    """The mutated text of m's file, or (None, why) when the mutant is stale:
+    its file is missing or a find text does not occur exactly once."""
+    try:
+        text = open(os.path.join(ROOT, m["file"])).read()
+    except OSError as e:
+        return None, str(e)
+    for find, replace in m["edits"]:
+        n = text.count(find)
+        if n != 1:
+            return None, f"found {n} times in {m['file']}: {find.splitlines()[0]!r}"
+        text = text.replace(find, replace)
+    return text, ""
+
+
+def stale_mutants(mutants):
+    """[(mutant, why)] of every mutant that no longer applies to the code."""
+    out = []
+    for m in mutants:
+        text, why = apply(m)
+        if text is None:
+            out.append((m, why))
+    return out
+
+
 def run(cmd, log, timeout=None):
     with open(log, "w") as out:
         try:
@@ -84,6 +110,9 @@ def main():
     ap.add_argument("--list", default=os.path.join(ROOT, "scripts", "mutants.txt"))
     ap.add_argument("--only", default="", help="comma-separated mutant ids")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--check", action="store_true",
+                    help="only check that every mutant still applies to the code (no build, no tests); exit "
+                    "2 naming the stale ones")
     ap.add_argument("--skip", default="", help="comma-separated test names not to run (e.g. the slowest, which "
                     "build example projects or flip every byte of a file); a survivor may then be caught by one of "
                     "them")
@@ -94,6 +123,17 @@ def main():
         mutants = [m for m in mutants if m["id"] in wanted]
         if len(mutants) != len(wanted):
             sys.exit(f"unknown ids: {sorted(wanted - {m['id'] for m in mutants})}")
+    # A stale mutant guards nothing: refuse the list before any build.
+    stale = stale_mutants(mutants)
+    for m, why in stale:
+        print(f"stale: {m['id']} (scripts/mutants.txt:{m['line']}): {why}", file=sys.stderr)
+    if stale:
+        print(f"{len(stale)} of {len(mutants)} mutants no longer apply to the code: rewrite them for the code "
+              "as it is (docs/testing.md)", file=sys.stderr)
+        return 2
+    if a.check:
+        print(f"{len(mutants)} mutants, each applies to the code exactly once")
+        return 0
     if subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=ROOT).returncode != 0:
         sys.exit("mutants.py edits and restores source files: commit or stash your changes first")
     build = a.build if os.path.isabs(a.build) else os.path.join(ROOT, a.build)
@@ -103,7 +143,7 @@ def main():
             sys.exit(f"meson setup {build} failed: see .mutants-setup.log")
     os.makedirs(logs, exist_ok=True)
     test_cmd = ["meson", "test", "-C", build, "--no-rebuild", "--num-processes", str(a.jobs), "--no-suite", "fuzz",
-                "--no-suite", "browser", "--print-errorlogs"]
+                "--no-suite", "browser", "--print-errorlogs", "--maxfail", "1"]  # one failing test catches it
     if a.skip:
         # meson test has no option to leave out single tests: name the others.
         skip = set(a.skip.split(","))
@@ -119,23 +159,8 @@ def main():
     results = []
     for m in mutants:
         path = os.path.join(ROOT, m["file"])
-        try:
-            original = open(path).read()
-        except OSError as e:
-            results.append((m, "stale", str(e)))
-            print(f"{m['id']:32} stale     {e}", flush=True)
-            continue
-        text, problem = original, ""
-        for find, replace in m["edits"]:
-            n = text.count(find)
-            if n != 1:
-                problem = f"found {n} times in {m['file']}: {find.splitlines()[0]!r}"
-                break
-            text = text.replace(find, replace)
-        if problem:
-            results.append((m, "stale", problem))
-            print(f"{m['id']:32} stale     {problem}", flush=True)
-            continue
+        original = open(path).read()
+        text, _ = apply(m)
         start = time.time()
         try:
             with open(path, "w") as f:
