@@ -5,11 +5,14 @@
 // lossless mismatches, batches, and observers that fail. Expected traces and
 // counts are written out by hand.
 #include "run/mock_executor.hpp"
+#include "run/process_probe.hpp"
 #include "run/runner.hpp"
 #include "run/schedule.hpp"
 #include "study/identity.hpp"
 
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -324,6 +327,20 @@ TEST(runner, the_estimate_rests_on_the_undisturbed_samples) {
 // write's interval is [x(1), x(n)] = [0.8, 1.2] (precision 20%) up to 8
 // samples and [x(2), x(8)] = [1.0, 1.0] at 9 (P(B <= 1) = 10/512 <=
 // 0.025): it stops at 9 repetitions, precision reached.
+TEST(runner, steal_counts_only_beyond_one_tick_per_cpu) {
+    // /proc/stat's steal in whole ticks per CPU: with C CPUs online a
+    // difference of up to C ticks may be the counters' rounding alone. A
+    // 1 ms phase that showed C ticks must count no steal (else it is called
+    // disturbed and its net time is 0, and a table prints "read 0 s"); 3
+    // ticks beyond that are 3 / (USER_HZ x C) seconds per CPU.
+    const double hz = static_cast<double>(sysconf(_SC_CLK_TCK));
+    const auto cpus = static_cast<std::uint64_t>(sysconf(_SC_NPROCESSORS_ONLN));
+    EXPECT_EQ(fb::steal_seconds(1000, 1000), 0);
+    EXPECT_EQ(fb::steal_seconds(1000, 1000 + cpus), 0);
+    EXPECT_DOUBLE_EQ(fb::steal_seconds(1000, 1000 + cpus + 3), 3 / (hz * static_cast<double>(cpus)));
+    EXPECT_EQ(fb::steal_seconds(1000, 990), 0) << "a counter that went back counts nothing";
+}
+
 TEST(runner, repeat_auto_stops_when_the_precision_is_reached) {
     fb::mock_executor ex;
     ex.script = [](const fb::case_spec&) {

@@ -150,6 +150,15 @@ double steal_tick_seconds() noexcept {
     return s;
 }
 
+double steal_seconds(std::uint64_t earlier_ticks, std::uint64_t later_ticks) noexcept {
+    static const std::uint64_t quantum = [] {
+        const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+        return static_cast<std::uint64_t>(cpus > 0 ? cpus : 1);
+    }();
+    if (later_ticks <= earlier_ticks + quantum) return 0;
+    return static_cast<double>(later_ticks - earlier_ticks - quantum) * steal_tick_seconds();
+}
+
 unsigned allowed_cpus() noexcept {
     cpu_set_t set;
     if (::sched_getaffinity(0, sizeof set, &set) != 0) return 1;

@@ -41,6 +41,12 @@ std::uint64_t largest_thread_wait_ns(const process_probe& from, const process_pr
 
 // Seconds per steal tick per CPU online: 1 / (USER_HZ x CPUs online).
 double steal_tick_seconds() noexcept;
+// The steal counted in an interval from two readings of /proc/stat, in
+// seconds per CPU. The kernel counts whole ticks per CPU, so a difference
+// of two readings may be up to one tick per CPU online more than what was
+// stolen in between (a 1 ms phase that a tick boundary fell in shows 10 ms
+// of steal): that much is taken off, and only steal beyond it counts.
+double steal_seconds(std::uint64_t earlier_ticks, std::uint64_t later_ticks) noexcept;
 // CPUs this process may run on.
 unsigned allowed_cpus() noexcept;
 

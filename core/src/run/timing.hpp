@@ -60,7 +60,7 @@ inline void accumulate(phase_sample& into, const clock_reading& from, const cloc
     a.measured = true;
     a.wait_s += static_cast<double>(diff(q.wait_ns, p.wait_ns)) * 1e-9;
     a.thread_wait_s += static_cast<double>(largest_thread_wait_ns(p, q)) * 1e-9;
-    a.steal_s += static_cast<double>(diff(q.steal_ticks, p.steal_ticks)) * steal_tick_seconds();
+    a.steal_s += steal_seconds(p.steal_ticks, q.steal_ticks);
     a.runnable = std::max({a.runnable, p.runnable, q.runnable});
     a.threads = std::max({a.threads, p.threads, q.threads});
     if (a.cpus == 0) a.cpus = allowed_cpus();
