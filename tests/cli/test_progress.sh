@@ -6,6 +6,7 @@
 source "$(dirname "$0")/lib.sh"
 cd "$work"
 PY=/usr/bin/python3
+unset COLUMNS # lines into a pipe are cut only to a width asked for (below)
 command -v script >/dev/null || { echo "SKIP: script(1) (package bsdutils) is missing"; exit 77; }
 
 cat > s.yaml <<'YAML'
@@ -25,6 +26,32 @@ expect_in "$work/err" "[4/4]"
 expect_in "$work/out" " raw "
 expect_status 0 "$FB" run s.yaml --progress lines
 [ "$(grep -c 'ETA' "$work/err")" = $n ] || fail "--progress lines: one ETA per case"
+
+# ---- lines cut to COLUMNS: at 60, 80 and 100 columns every line fits (one
+# column left free), names its format first, and keeps its figures whole;
+# a long data set name is what gives way.
+cat > wide.yaml <<'YAML'
+name: wide
+defaults: {repeat: 2, warmup: 0}
+datasets: [{name: a-data-set-whose-name-takes-most-of-a-terminal-line, dtype: f64, count: 1e4}]
+formats: [raw, {label: zlib-1, plugin: zlib}]
+YAML
+for width in 60 80 100; do
+  COLUMNS=$width expect_status 0 "$FB" run wide.yaml --progress lines --verbose --no-console
+  $PY - "$work/err" $width <<'PY' || fail "progress lines at $width columns"
+import re, sys
+width = int(sys.argv[2])
+lines = [l for l in open(sys.argv[1], encoding="utf-8").read().splitlines() if l.startswith("[")]
+assert len(lines) == 2 + 4, lines  # 2 finished cases, 2 repetition lines each
+for l in lines:
+    assert len(l) <= width - 1, (width, len(l), l)
+    assert re.match(r"\[[12]/2\] (raw|zlib-1)( |\.\.\.|$)", l), l
+    # every figure whole: a number and its unit
+    assert re.search(r"write [0-9.]+ (ns|µs|ms|s) read [0-9.]+ (ns|µs|ms|s)( |$)", l), l
+PY
+done
+COLUMNS=200 expect_status 0 "$FB" run wide.yaml --progress lines --no-console
+expect_in "$work/err" "a-data-set-whose-name-takes-most-of-a-terminal-line | chunk whole"
 
 # ---- none: no progress at all; the table still prints.
 expect_status 0 "$FB" run s.yaml --progress none
@@ -105,10 +132,12 @@ frames = [f for part in text.split("\r") for f in [part.split("\033[K")[0]] if f
 assert frames, "no frame"
 assert all(len(f) <= 60 for f in frames), max(frames, key=len)
 # The finished-case lines stay in the scroll-back, each written over a
-# cleared line (no leftover of the status line before it) and ended.
-done = re.findall(r"(.{0,4})(\[[1-4]/4\] [^\r\n]* ok  \([^\r\n]*ETA[^\r\n]*\))\r?\n", text)
+# cleared line (no leftover of the status line before it) and ended, and
+# each fits the 60 columns too (one left free), its format named first.
+done = re.findall(r"(.{0,4})(\[[1-4]/4\] [^\r\n]*  ok[^\r\n]*)\r?\n", text)
 assert len(done) == 4, done
 assert all(before.endswith("\r\033[K") for before, line in done), done
+assert all(len(line) <= 59 and re.match(r"\[\d/4\] (raw|mmap|memory|ascii)", line) for _, line in done), done
 print(len(frames), "frames, the widest", max(len(f) for f in frames))
 PY
 # Ctrl-C (SIGINT) ends the run cleanly: the bar is cleared before the

@@ -82,8 +82,72 @@ std::string first_columns(const std::string& s, std::size_t columns) {
     return s;
 }
 
+// A progress line in parts, plain text: counter, " ", label, figures,
+// status, clock (each part but the counter brings its own leading spaces).
+struct line_parts {
+    std::string counter, label, figures, status, clock;
+    std::size_t label_keep = 0;  // the label's first columns (the format) go last
+    std::size_t status_keep = 0; // the status word before a failure's message
+
+    std::size_t width() const {
+        return display_width(counter) + 1 + display_width(label) + display_width(figures) +
+               display_width(status) + display_width(clock);
+    }
+};
+
+// Shortens `s` by at least `over` columns, not below its first `keep`:
+// what is cut is marked "..." when the mark fits.
+void shorten(std::string& s, std::size_t keep, std::size_t over) {
+    const std::size_t w = display_width(s);
+    if (over == 0 || w <= keep) return;
+    if (w >= keep + over + 3)
+        s = first_columns(s, w - over - 3) + "...";
+    else
+        s = first_columns(s, keep);
+}
+
+// Fits a line into `width` columns (0: no limit), one column left free (a
+// line that fills the terminal wraps on some). What gives way, in order:
+// the label after its format, the clock, a failure's message, the figures
+// (whole), then the format. A figure is never cut.
+void fit(line_parts& p, std::size_t width) {
+    if (width == 0) return;
+    const std::size_t room = width - 1;
+    auto over = [&] { return p.width() > room ? p.width() - room : 0; };
+    // The clock goes first when the label alone cannot make the room.
+    if (display_width(p.label) < p.label_keep + over()) p.clock.clear();
+    shorten(p.label, p.label_keep, over());
+    shorten(p.status, p.status_keep, over());
+    if (over()) p.figures.clear();
+    shorten(p.label, 0, over());
+}
+
 std::uint64_t case_bytes(const case_spec& c) {
     return c.dataset.count * dtype_size(c.dataset.type);
+}
+
+// The case as describe_case says it, its format first ("raw | f64-1e6 |
+// chunk whole | warm | sync none"): a line cut to the terminal's width
+// still names the format.
+std::string progress_label(const case_spec& c) {
+    const std::string d = describe_case(c), lead = c.dataset.name + " | " + c.format.label;
+    if (d.rfind(lead, 0) != 0) return d;
+    return c.format.label + " | " + c.dataset.name + d.substr(lead.size());
+}
+
+// The width lines printed on standard error may take: the terminal's when
+// it is one, else COLUMNS when set, else no limit (a file or a pipe does
+// not wrap).
+std::size_t line_width() {
+    winsize ws{};
+    if (::isatty(STDERR_FILENO) && ::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    if (const char* c = std::getenv("COLUMNS")) {
+        char* end = nullptr;
+        const long n = std::strtol(c, &end, 10);
+        if (end != c && *end == '\0' && n > 0) return static_cast<std::size_t>(n);
+    }
+    return 0;
 }
 
 class progress final : public observer {
@@ -97,7 +161,7 @@ public:
         std::lock_guard lock(mutex_);
         total_ = run.spec.cases.size();
         for (const case_spec& c : run.spec.cases)
-            remaining_[c.index] = case_bytes(c);
+            remaining_[c.index] = {case_bytes(c), c.format.label, 0};
         start_ = last_event_ = clock_type::now();
         if (options_.mode == progress_mode::bar) {
             draw();
@@ -115,7 +179,7 @@ public:
         else
             take_interval();
         started_last_ = c.index;
-        active_[c.index] = {describe_case(c), clock_type::now(), 0, c.params.repeat};
+        active_[c.index] = {progress_label(c), clock_type::now(), 0, c.params.repeat};
         shown_ = c.index;
         draw();
     }
@@ -157,11 +221,12 @@ public:
         if (options_.verbose && !so_far.samples.empty()) {
             const repetition& rep = so_far.samples.back();
             const unsigned repeat = so_far.spec.params.repeat;
-            print_line(fmt::format("{} {}  repetition {}{}: write {} read {}", counter(i),
-                                   escape_line(describe_case(so_far.spec)), so_far.samples.size(),
-                                   repeat > 0 ? fmt::format("/{}", repeat) : std::string(),
-                                   detail::format_duration(rep.write.wall_s),
-                                   detail::format_duration(rep.read.wall_s)));
+            line_parts p = parts_of(so_far.spec);
+            p.figures = fmt::format("  repetition {}{}: write {} read {}", so_far.samples.size(),
+                                    repeat > 0 ? fmt::format("/{}", repeat) : std::string(),
+                                    detail::format_duration(rep.write.wall_s),
+                                    detail::format_duration(rep.read.wall_s));
+            print_line(p, tone::good);
         }
         draw(options_.verbose);
     }
@@ -171,21 +236,20 @@ public:
         remaining_.erase(r.spec.index);
         active_.erase(r.spec.index);
         if (resumed) return;
-        finished_.push_back({case_bytes(r.spec), busy_[r.spec.index] + take_interval()});
+        finished_.push_back({case_bytes(r.spec), busy_[r.spec.index] + take_interval(), r.spec.format.label});
         busy_.erase(r.spec.index);
         started_last_.reset();
         if (options_.mode == progress_mode::none) return;
-        std::string times;
+        line_parts p = parts_of(r.spec);
         if (!r.samples.empty())
-            times = fmt::format("  write {} read {}", detail::format_duration(r.figures.write.median_s),
-                                detail::format_duration(r.figures.read.median_s));
+            p.figures = fmt::format("  write {} read {}", detail::format_duration(r.figures.write.median_s),
+                                    detail::format_duration(r.figures.read.median_s));
         const bool ok = r.status == case_status::ok;
-        const std::string status =
-            ok ? paint(tone::good, "ok", options_.colour)
-               : paint(tone::bad, escape_line(fmt::format("{}: {}", to_string(r.status), r.error)),
-                       options_.colour);
-        print_line(fmt::format("{} {}{}  {}  ({})", counter(r.spec.index), escape_line(describe_case(r.spec)),
-                               times, status, clock_text()));
+        p.status = "  " + (ok ? std::string("ok")
+                              : escape_line(fmt::format("{}: {}", to_string(r.status), r.error)));
+        p.status_keep = 2 + (ok ? 2 : display_width(std::string(to_string(r.status))));
+        p.clock = fmt::format("  ({})", clock_text());
+        print_line(p, ok ? tone::good : tone::bad);
         draw();
     }
 
@@ -236,26 +300,42 @@ private:
         return "";
     }
 
-    std::string counter(std::size_t index) const {
-        return paint(tone::faint, fmt::format("[{}/{}]", index + 1, total_), options_.colour);
+    // A line's counter and label; the caller adds the rest.
+    line_parts parts_of(const case_spec& c) const {
+        line_parts p;
+        p.counter = fmt::format("[{}/{}]", c.index + 1, total_);
+        p.label = escape_line(progress_label(c));
+        p.label_keep = display_width(escape_line(c.format.label));
+        return p;
     }
 
     // "4.2 s elapsed, ETA 11 s"; the caller holds the mutex.
     std::string clock_text() const {
-        std::vector<std::uint64_t> left;
-        for (const auto& [i, bytes] : remaining_)
-            left.push_back(bytes);
+        // A running case counts down from its estimate: the time it has had
+        // its turn of the runner so far (busy_, and since the last event
+        // when it is the case the runner works on).
+        std::vector<pending_case> left;
+        for (const auto& [i, c] : remaining_) {
+            left.push_back(c);
+            if (const auto b = busy_.find(i); b != busy_.end()) left.back().running_s = b->second;
+            if (shown_ == i && active_.count(i)) left.back().running_s += seconds_since(last_event_);
+        }
         const double spent = seconds_since(start_);
         const double eta = estimate_remaining_s(finished_, left);
         return fmt::format("{} elapsed, ETA {}", format_span(spent),
                            std::isnan(eta) ? "?" : format_span(eta));
     }
 
-    // A finished-case or repetition line; in bar mode above the bar, which
-    // is drawn again by the caller. `head` is already escaped.
-    void print_line(const std::string& head) {
+    // A finished-case or repetition line, fitted to the width; in bar mode
+    // above the bar, which is drawn again by the caller. The parts are
+    // already escaped; the status is painted in `status_tone`.
+    void print_line(line_parts p, tone status_tone) {
+        fit(p, line_width());
+        const std::string line =
+            fmt::format("{} {}{}{}{}\n", paint(tone::faint, p.counter, options_.colour), p.label, p.figures,
+                        paint(status_tone, p.status, options_.colour), p.clock);
         if (options_.mode == progress_mode::bar && drawn_) std::fputs("\r\033[K", stderr);
-        std::fputs((head + "\n").c_str(), stderr);
+        std::fputs(line.c_str(), stderr);
         drawn_ = false;
     }
 
@@ -330,8 +410,8 @@ private:
     clock_type::time_point last_draw_{};
     std::size_t total_ = 0;
     clock_type::time_point start_ = clock_type::now();
-    std::map<std::size_t, std::uint64_t> remaining_; // plan index -> payload bytes, cases not finished
-    std::vector<finished_case> finished_;            // payload and time of each case finished in this run
+    std::map<std::size_t, pending_case> remaining_; // plan index -> payload and format, cases not finished
+    std::vector<finished_case> finished_;           // payload and time of each case finished in this run
     // Each case's share of the wall time: every interval between two events
     // goes to the case the runner worked on in it (the case of a repetition
     // or finish event; the case started before the next start).
