@@ -2,13 +2,16 @@
 # `formatbench compare` and `formatbench report` end to end, with the
 # misbehave test plugin (FB_TEST_PLUGINS). The statistics and the threshold
 # decision are tested on fixed records (tests/compare/test_compare.cpp); this
-# is the one live smoke test: a slowdown of 1000% (11x) planted in ONE of
-# three formats is flagged under a 300% threshold (exit 1), and only that
-# case. Noise on a busy 2-core machine moved single times here by up to 40x,
-# and once (four compilers running beside the tests) the median of 10
-# interleaved repetitions of an unchanged format by more than 2x; an 11x
-# slowdown against a 4x threshold leaves room on both sides, so the verdict
-# is taken once, without retries.
+# is the one live smoke test: a slowdown of 1000% planted in ONE of three
+# formats is flagged under a 100% threshold (exit 1), and only that case.
+# The plugin slows its write and read calls 11x, but a phase also opens and
+# closes its file, so the phase is about 4x slower (measured 4.09x write,
+# 3.69x read, on a loaded machine); a threshold of 300% sat on that ratio
+# and failed when the load widened the interval. Noise on a busy 2-core
+# machine moved single times here by up to 40x, and once (four compilers
+# running beside the tests) the median of 10 interleaved repetitions of an
+# unchanged format by more than 2x; a 4x slowdown against a 2x threshold
+# leaves room on both sides, so the verdict is taken once, without retries.
 #  - bad input exits 2; unmatched and failed cases are listed, not dropped;
 #  - `report` on those runs writes an HTML page and SVG files that
 #    tests/compare/check_report.py reads with an XML parser and checks
@@ -46,13 +49,13 @@ run "$work/base.json"
 run "$work/slow.json" --set formats.1.options.slowdown=1000
 
 # --- the planted slowdown, and only it, beyond the threshold ---------------------
-expect_status 1 "$FB" compare "$work/base.json" "$work/slow.json" --threshold 300%
+expect_status 1 "$FB" compare "$work/base.json" "$work/slow.json" --threshold 100%
 cp "$work/out" "$work/cmp.txt"
 expect_in "$work/cmp.txt" "options: mode=ok,slowdown=0 -> mode=ok,slowdown=1000"
 expect_in "$work/cmp.txt" "SLOWER"
 expect_in "$work/cmp.txt" "RESULT: significantly slower beyond the threshold (exit status 1)"
 expect_in "$work/cmp.txt" "geometric mean of ratios"
-"$FB" compare "$work/base.json" "$work/slow.json" --threshold 300% --format json >"$work/cmp.json" || true
+"$FB" compare "$work/base.json" "$work/slow.json" --threshold 100% --format json >"$work/cmp.json" || true
 flagged=$(slower_labels "$work/cmp.json")
 [ "$flagged" = mis-b ] || { cat "$work/cmp.txt"; fail "expected only mis-b flagged, got '$flagged'"; }
 # Without --threshold the verdict is printed but the exit status stays 0.
