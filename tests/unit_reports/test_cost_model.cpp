@@ -4,6 +4,7 @@
 // known costs, crossover counts computed by hand, and the grouping of a
 // count sweep's cases by format.
 #include "report/table.hpp"
+#include "report/table_layout.hpp"
 #include "results/cost_model.hpp"
 #include "results/summary.hpp"
 #include "study/identity.hpp"
@@ -108,6 +109,25 @@ std::vector<case_result> sweep(const std::vector<double>& counts, const std::fun
 }
 
 } // namespace
+
+TEST(CostModel, ATableSplitForTheWidthRepeatsFormatAndPhase) {
+    // At 60 columns the eight columns do not fit in one table; each part
+    // must start with the format and the phase, or a part's write and read
+    // rows of one format could not be told apart.
+    const std::vector<double> counts{1000, 10000, 100000};
+    const auto fits = fit_summarized(sweep(counts, [](double n) { return 50e-6 + 2e-9 * n; }));
+    const auto tables = detail::lay_out_plain(detail::cost_model_table(fits), 60);
+    ASSERT_GE(tables.size(), 2u);
+    for (const auto& t : tables) {
+        ASSERT_GE(t.header.size(), 3u);
+        EXPECT_EQ(t.header[0], "format");
+        EXPECT_EQ(t.header[1], "phase");
+        ASSERT_EQ(t.rows.size(), 2u);
+        EXPECT_EQ(t.rows[0][1], "write");
+        EXPECT_EQ(t.rows[1][1], "read");
+        EXPECT_LE(t.width(), 60u);
+    }
+}
 
 TEST(CostModel, ValidRangeStopsWhereTheLineStopsHoldingAbove) {
     // t = 50 us + 2 ns * n up to n = 250000, then 50 us + 6 ns * n (the data

@@ -89,6 +89,7 @@ struct results_table {
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> failures; // "label: status: error", one per case not ok
     bool baseline_missing = false;     // the study names a baseline this dataset lacks
+    std::size_t key_columns = 1; // the leading columns that tell rows apart: every split table repeats them
 };
 
 // One data set's figures, one column each (the ids --columns takes):
@@ -308,6 +309,7 @@ inline results_table cost_model_table(const std::vector<cost_fit>& fits) {
     results_table t;
     t.header = {"format", "phase", "fixed", "per value", "R\u00b2", "max residual", "valid for", "swept"};
     t.numeric = {false, false, true, true, true, true, false, false};
+    t.key_columns = 2; // a format's write and read rows differ in the phase only
     for (const cost_fit& f : fits) {
         const std::string swept = fmt::format("{}..{} ({})", f.min_count, f.max_count, f.counts);
         const std::string residual = std::isfinite(f.fit.max_rel_residual)
@@ -409,7 +411,7 @@ inline std::vector<std::string> legend(const study_result& r, rate_unit units = 
         const bool speedups = any({"write-speedup", "read-speedup"});
         if (speedups)
             lines.push_back(fmt::format("speed-up: median time of baseline '{}' / median time of the row "
-                                        "(the reference program's enhancement factor)",
+                                        "(above 1: the row is faster)",
                                         r.spec.baseline));
         if (any({"write-ci", "read-ci"}))
             lines.emplace_back(

@@ -119,14 +119,19 @@ std::size_t label_width_for(const laid_out_table& table, std::size_t label_width
 std::vector<laid_out_table> pack(const results_table& t, const std::vector<display_column>& columns,
                                  std::size_t label_width, bool stacked, std::size_t width) {
     std::vector<laid_out_table> out;
-    if (columns.size() <= 1) return out;
-    std::vector<display_column> current = {columns.front()};
-    for (std::size_t i = 1; i < columns.size(); ++i) {
+    // The columns that tell the rows apart come first and start every table.
+    const std::size_t keys = std::clamp<std::size_t>(t.key_columns, 1, columns.size());
+    if (columns.size() <= keys) return out;
+    const std::vector<display_column> key(columns.begin(),
+                                          columns.begin() + static_cast<std::ptrdiff_t>(keys));
+    std::vector<display_column> current = key;
+    for (std::size_t i = keys; i < columns.size(); ++i) {
         std::vector<display_column> trial = current;
         trial.push_back(columns[i]);
-        if (width > 0 && current.size() > 1 && build(t, trial, label_width, stacked).width() > width) {
+        if (width > 0 && current.size() > keys && build(t, trial, label_width, stacked).width() > width) {
             out.push_back(build(t, current, label_width, stacked));
-            current = {columns.front(), columns[i]};
+            current = key;
+            current.push_back(columns[i]);
         } else {
             current = std::move(trial);
         }

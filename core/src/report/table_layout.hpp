@@ -52,7 +52,7 @@ std::vector<laid_out_table> lay_out_dataset(const results_table& columns, const 
 
 // Any other table (plugin metrics, rank times, cost model): its labels
 // shortened and its columns split over as many tables as `width` needs,
-// each repeating the first column.
+// each repeating the table's key columns (results_table::key_columns).
 std::vector<laid_out_table> lay_out_plain(const results_table& t, std::size_t width);
 
 // The printed lines of a laid-out table, with a leading space; `paint_cell`
