@@ -141,8 +141,9 @@ struct misbehave_format {
         formatbench::sdk::option_int("slow_opens", "0", 0, 1000000,
                                      "the first N write streams take slow_ms longer"),
         formatbench::sdk::option_int("slow_ms", "200", 0, 60000, "extra milliseconds of a slow write stream"),
-        formatbench::sdk::option_int("only_rank", "-1", -1, 1000000,
-                                     "misbehave (mode, slow_opens) on this MPI rank only (-1: on every rank and without MPI)"),
+        formatbench::sdk::option_int(
+            "only_rank", "-1", -1, 1000000,
+            "misbehave (mode, slow_opens) on this MPI rank only (-1: on every rank and without MPI)"),
     };
 
     // Whether this process misbehaves: on every rank, or on only_rank only.
