@@ -176,13 +176,21 @@ for c in cases:
     lo, hi = min(v for _, v in ticks), max(v for _, v in ticks)
     assert lo <= 10 * cdf[0] and hi >= cdf[100] / 10 and lo >= cdf[0] / 10 and hi <= 10 * cdf[100], (
         pattern, "axis", lo, hi, "latencies", cdf[0], cdf[100])
+    # The y axis: tick labels left of the plot (text-anchor end), percent, linear.
+    yticks = [(float(t.get("y")), float(t.text)) for t in svg.iter(SVG + "text")
+              if t.get("class") == "tick" and t.get("text-anchor") == "end"]
+    (ya, pa), (yb, pb) = min(yticks, key=lambda t: t[1]), max(yticks, key=lambda t: t[1])
+    # (a label's y is its baseline, 0.35 of its 11 px font below its tick)
+    py = lambda q: ya + (yb - ya) * (q - pa) / (pb - pa) - 0.35 * 11
     points = [e for e in svg.iter() if e.get("class") == "point"]
-    assert len(points) == 101, (pattern, len(points))
+    # One point per percentile 0, 1, ..., 100.
+    assert sorted(float(e.get("data-y")) for e in points) == list(range(101)), (pattern, len(points))
     for e in points:
-        i = round(float(e.get("data-y")))
+        i = int(float(e.get("data-y")))
         x = float(e.get("data-x"))
         assert near(x, cdf[i], 1e-3), (pattern, i, x, cdf[i])
         assert abs(float(e.get("cx")) - px(cdf[i])) <= 1.5, (pattern, i, e.get("cx"), px(cdf[i]))
+        assert abs(float(e.get("cy")) - py(i)) <= 1.5, (pattern, i, e.get("cy"), py(i))
         if i == 50:
             assert near(x, p50, 1e-3), (pattern, "p50", x, p50)
         if i == 99:

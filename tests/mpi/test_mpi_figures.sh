@@ -115,12 +115,16 @@ PY
 # the lowest of these global indices: element 0 in both, found by rank 0 and
 # by rank 1. Taken from the highest rank the user would see "the first at
 # element 20000" (shift 0) or 10000 (shift 2), from rank 0 "20000" (shift 2),
-# pointing at the wrong part of the file.
+# pointing at the wrong part of the file. `wrong1` reads wrong data on rank
+# 1 only: its first mismatch is that of the slice rank 1 reads (n with
+# shift 0, 0 with shift 2); the ranks without mismatches have no say.
 cat > wrong.yaml <<EOF
 name: wrong-ranks
 defaults: {repeat: 1, warmup: 0, chunk: 8000, read_rank_shift: [0, 2]}
 datasets: [{dtype: f64, count: 10000}]
-formats: [{label: wrong, plugin: misbehave, options: {mode: wrong_data}}]
+formats:
+  - {label: wrong, plugin: misbehave, options: {mode: wrong_data}}
+  - {label: wrong1, plugin: misbehave, options: {mode: wrong_data, only_rank: 1}}
 plugin_path: [$FB_TEST_PLUGINS]
 EOF
 expect_status 1 mpi 3 "$FB" run wrong.yaml --json wrong.json --no-console
@@ -130,16 +134,17 @@ d = json.load(open(sys.argv[1]))
 n, ranks, chunk = 10000, 3, 1000
 got = {}
 for c in d["cases"]:
-    shift = c["params"]["read_rank_shift"]
-    assert c["status"] != "ok" and c["ranks"] == ranks, (shift, c["status"])
+    label, shift = c["format"]["label"], c["params"]["read_rank_shift"]
+    assert c["status"] != "ok" and c["ranks"] == ranks, (label, shift, c["status"])
     # Rank r reads slice (r + shift) mod 3; its first wrong value is that slice's first.
-    want_first = min(((r + shift) % ranks) * n for r in range(ranks))
+    wrong_ranks = range(ranks) if label == "wrong" else [1]
+    want_first = min(((r + shift) % ranks) * n for r in wrong_ranks)
     v = c["verify"]
     assert v["compared"] == ranks * n, v
-    assert v["mismatches"] == ranks * (n // chunk), (shift, v["mismatches"])
-    assert v["first_mismatch_index"] == want_first, (shift, v["first_mismatch_index"], want_first)
-    got[shift] = v["first_mismatch_index"]
-assert sorted(got) == [0, 2], got
+    assert v["mismatches"] == len(wrong_ranks) * (n // chunk), (label, shift, v["mismatches"])
+    assert v["first_mismatch_index"] == want_first, (label, shift, v["first_mismatch_index"], want_first)
+    got[(label, shift)] = v["first_mismatch_index"]
+assert sorted(got) == [("wrong", 0), ("wrong", 2), ("wrong1", 0), ("wrong1", 2)], got
 print("every rank read wrong data: the first mismatch is the lowest global index,", got)
 PY
 echo "mpi_figures: ok"
