@@ -126,6 +126,88 @@ for c in run["cases"]:
     assert abs(c["read"]["throughput_mb_s"] - want) <= 1e-9 * want, (c["format"]["label"], c["read"], want)
 PY
 
+# ---- the report's read latency CDFs against the record: one chart per
+# pattern, one line per case; the point at percentile i is at the median
+# over the repetitions of the samples' cdf_ns[i] (converted here from ns to
+# the chart's seconds), the points at 50 and 99 % are the samples' median
+# p50 and p99; each point is drawn where the axis's own tick labels put that
+# value; the ticks span the case's latencies (within a decade each side);
+# the table's "read p50/p99" cell says the same. A CDF drawn 1000 times too
+# long would show an axis from 1 ms where the table says 1.3 µs.
+expect_status 0 "$FB" report run.json -o access.html --svg-dir access-svg
+$PY - access.html run.json <<'PY' || fail "the report's latency CDFs do not match the record"
+import json, math, re, statistics, sys
+import xml.etree.ElementTree as ET
+SVG, XHTML = "{http://www.w3.org/2000/svg}", "{http://www.w3.org/1999/xhtml}"
+root = ET.parse(sys.argv[1]).getroot()
+cases = json.load(open(sys.argv[2]))["cases"]
+UNIT = {"ns": 1e-9, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
+def seconds(text):
+    m = re.fullmatch(r"([0-9.]+) (ns|µs|ms|s)", text.strip())
+    assert m, text
+    return float(m.group(1)) * UNIT[m.group(2)]
+def near(a, b, rel):
+    return abs(a - b) <= rel * abs(b)
+charts = {s.get("data-chart"): s for s in root.iter(SVG + "svg")
+          if (s.get("data-chart") or "").startswith("latency-cdf-")}
+by_pattern = {s.get("data-pattern"): s for s in charts.values()}
+assert len(charts) == 3, sorted(charts)
+# The table's cells by row label.
+table = {}
+for tr in root.iter(XHTML + "tr"):
+    cells = ["".join(td.itertext()) for td in tr.findall(XHTML + "td")]
+    if cells:
+        table[cells[0]] = cells
+header = next(["".join(th.itertext()) for th in tr.findall(XHTML + "th")]
+              for tr in root.iter(XHTML + "tr") if tr.findall(XHTML + "th"))
+col = header.index("read p50/p99")
+checked = 0
+for c in cases:
+    p = c["params"]
+    pattern = "%s %d B blocks" % (p["access"], p["access_block_bytes"])
+    svg = by_pattern[pattern]
+    assert svg.get("data-lines") == "1", svg.get("data-lines")
+    lats = [s["read"]["latency"] for s in c["samples"]]
+    # The test's own CDF: per percentile, the median over the repetitions, in seconds.
+    cdf = [statistics.median(l["cdf_ns"][i] for l in lats) * 1e-9 for i in range(101)]
+    p50 = statistics.median(l["p50_ns"] for l in lats) * 1e-9
+    p99 = statistics.median(l["p99_ns"] for l in lats) * 1e-9
+    # The x axis: tick labels below the plot (text-anchor middle), log scale.
+    ticks = [(float(t.get("x")), seconds(t.text)) for t in svg.iter(SVG + "text")
+             if t.get("class") == "tick" and t.get("text-anchor") == "middle"]
+    assert len(ticks) >= 2, ticks
+    (xa, va), (xb, vb) = min(ticks), max(ticks)
+    px = lambda v: xa + (xb - xa) * (math.log10(v) - math.log10(va)) / (math.log10(vb) - math.log10(va))
+    lo, hi = min(v for _, v in ticks), max(v for _, v in ticks)
+    assert lo <= 10 * cdf[0] and hi >= cdf[100] / 10 and lo >= cdf[0] / 10 and hi <= 10 * cdf[100], (
+        pattern, "axis", lo, hi, "latencies", cdf[0], cdf[100])
+    # The y axis: tick labels left of the plot (text-anchor end), percent, linear.
+    yticks = [(float(t.get("y")), float(t.text)) for t in svg.iter(SVG + "text")
+              if t.get("class") == "tick" and t.get("text-anchor") == "end"]
+    (ya, pa), (yb, pb) = min(yticks, key=lambda t: t[1]), max(yticks, key=lambda t: t[1])
+    # (a label's y is its baseline, 0.35 of its 11 px font below its tick)
+    py = lambda q: ya + (yb - ya) * (q - pa) / (pb - pa) - 0.35 * 11
+    points = [e for e in svg.iter() if e.get("class") == "point"]
+    # One point per percentile 0, 1, ..., 100.
+    assert sorted(float(e.get("data-y")) for e in points) == list(range(101)), (pattern, len(points))
+    for e in points:
+        i = int(float(e.get("data-y")))
+        x = float(e.get("data-x"))
+        assert near(x, cdf[i], 1e-3), (pattern, i, x, cdf[i])
+        assert abs(float(e.get("cx")) - px(cdf[i])) <= 1.5, (pattern, i, e.get("cx"), px(cdf[i]))
+        assert abs(float(e.get("cy")) - py(i)) <= 1.5, (pattern, i, e.get("cy"), py(i))
+        if i == 50:
+            assert near(x, p50, 1e-3), (pattern, "p50", x, p50)
+        if i == 99:
+            assert near(x, p99, 1e-3), (pattern, "p99", x, p99)
+        checked += 1
+    # The table: "p50 / p99" with 3 significant digits.
+    label = points[0].get("data-label")
+    t50, t99 = (seconds(v) for v in table[label][col].split("/"))
+    assert near(t50, p50, 6e-3) and near(t99, p99, 6e-3), (label, table[label][col], p50, p99)
+print("latency CDFs: %d points on 3 charts match the record's percentiles, the axis and the table" % checked)
+PY
+
 # ---- a plugin whose read-at gets one element wrong fails the case, naming
 # that element (wrong_block inverts element 1000 in every range that holds
 # it; a sequential read covers every element).

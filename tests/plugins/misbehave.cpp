@@ -14,8 +14,9 @@
 // same wrong_data flip, so the tests of read: view can catch a bad view.
 // `wrong_at` makes wrong_data flip one element of the data set only, in
 // whichever read piece holds it (streamed reads).
-// `only_rank` limits the misbehaviour to one MPI rank (the launcher's rank
-// variable), for the tests of a plugin failing on one rank of several.
+// `only_rank` limits the misbehaviour (the mode and the slow write streams)
+// to one MPI rank (the launcher's rank variable), for the tests of a plugin
+// failing, or one rank being slow, among several.
 //
 // The environment variable FB_MISBEHAVE chooses more ways to fail, for every
 // stream of the process (check-plugin's error checks use default options):
@@ -142,21 +143,27 @@ struct misbehave_format {
         formatbench::sdk::option_int("slow_opens", "0", 0, 1000000,
                                      "the first N write streams take slow_ms longer"),
         formatbench::sdk::option_int("slow_ms", "200", 0, 60000, "extra milliseconds of a slow write stream"),
-        formatbench::sdk::option_int("only_rank", "-1", -1, 1000000,
-                                     "misbehave on this MPI rank only (-1: on every rank and without MPI)"),
+        formatbench::sdk::option_int(
+            "only_rank", "-1", -1, 1000000,
+            "misbehave (mode, slow_opens) on this MPI rank only (-1: on every rank and without MPI)"),
         formatbench::sdk::option_int("wrong_at", "-1", -1, INT64_MAX,
                                      "wrong_data flips this element of the data set only, wherever the read "
                                      "pieces fall (-1: the first value of every read call)"),
     };
 
-    // The mode in effect in this process: `mode`, or ok on ranks other than only_rank.
-    static std::string mode_of(const formatbench::sdk::open_request& r) {
+    // Whether this process misbehaves: on every rank, or on only_rank only.
+    static bool this_rank(const formatbench::sdk::open_request& r) {
         const std::int64_t only = r.options.get_int("only_rank");
-        if (only < 0) return r.options.get_string("mode");
+        if (only < 0) return true;
         const char* rank = nullptr;
         for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
             if ((rank = std::getenv(v))) break;
-        return rank && std::atoll(rank) == only ? r.options.get_string("mode") : "ok";
+        return rank && std::atoll(rank) == only;
+    }
+
+    // The mode in effect in this process: `mode`, or ok on ranks other than only_rank.
+    static std::string mode_of(const formatbench::sdk::open_request& r) {
+        return this_rank(r) ? r.options.get_string("mode") : "ok";
     }
 
     static formatbench::sdk::plugin_info info() {
@@ -197,7 +204,7 @@ struct misbehave_format {
             }
             if (env_ == "checksum_internal") file_.write_all(checksum_magic, sizeof checksum_magic);
             trace(r.options.get_string("trace"), "write");
-            if (writes_opened++ < r.options.get_int("slow_opens"))
+            if (this_rank(r) && writes_opened++ < r.options.get_int("slow_opens"))
                 std::this_thread::sleep_for(std::chrono::milliseconds(r.options.get_int("slow_ms")));
         }
         writer(writer&& o) noexcept

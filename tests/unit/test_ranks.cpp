@@ -170,6 +170,37 @@ TEST(combine_verify, counts_add_and_the_largest_error_stays) {
     EXPECT_FALSE(fb::combine_verify(r).checked);
 }
 
+// The first mismatch of a case is the lowest global element index any rank
+// found wrong, whichever rank found it, and a rank without mismatches has
+// no say (its first_mismatch_index is 0 and means nothing). If it were
+// taken from the highest rank, or the first rank that had mismatches, the
+// user would read "the first at element 7000" (or 5000) where element 1200
+// was already wrong.
+TEST(combine_verify, first_mismatch_is_the_lowest_index_of_any_rank) {
+    std::vector<fb::rank_report> r(4);
+    for (auto& x : r) {
+        x.report.verify.checked = true;
+        x.report.verify.compared = 2500;
+    }
+    // Rank 0 reads elements 5000.., rank 1 none wrong, rank 2 1200.., rank 3 7000.. (read_rank_shift).
+    r[0].report.verify.mismatches = 3;
+    r[0].report.verify.first_mismatch_index = 5000;
+    r[2].report.verify.mismatches = 1;
+    r[2].report.verify.first_mismatch_index = 1200;
+    r[3].report.verify.mismatches = 2;
+    r[3].report.verify.first_mismatch_index = 7000;
+    fb::verification v = fb::combine_verify(r);
+    EXPECT_EQ(v.mismatches, 6u);
+    EXPECT_EQ(v.first_mismatch_index, 1200u);
+    // The lowest index on the last rank, rank 0's default 0 without mismatches.
+    r[0].report.verify.mismatches = 0;
+    r[0].report.verify.first_mismatch_index = 0;
+    r[3].report.verify.first_mismatch_index = 300;
+    v = fb::combine_verify(r);
+    EXPECT_EQ(v.mismatches, 3u);
+    EXPECT_EQ(v.first_mismatch_index, 300u);
+}
+
 TEST(combine_facts, per_rank_files_add_a_shared_file_counts_once) {
     const std::vector<fb::case_facts> f = {{100, 5}, {120, 9}};
     EXPECT_EQ(fb::combine_facts(f, false).file_bytes, 220u);
