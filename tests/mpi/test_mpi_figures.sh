@@ -37,7 +37,9 @@ formats:
 YAML
 expect_status 0 mpi 2 "$FB" run patterns.yaml --json patterns.json --no-console
 $PY - patterns.json <<'PY' || fail "access patterns under mpirun"
-import json, sys
+import json, os, statistics, sys
+sys.path.insert(0, os.path.dirname(os.environ["FB_CHECK_REPORT"]))
+from check_report import times  # the samples an estimate rests on
 d = json.load(open(sys.argv[1]))
 assert d["context"]["ranks"] == 2, d["context"]["ranks"]
 n = 16 * 16 * 80
@@ -56,6 +58,20 @@ for c in d["cases"]:
     assert v["checked"] and v["mismatches"] == 0, (label, shift, v)
     # Both ranks verified all their operations (summed over the ranks).
     assert v["compared"] == 2 * per_rank[label], (label, shift, v["compared"], 2 * per_rank[label])
+    # The ranks' operations together: ops and bytes summed over both ranks
+    # (random 16 ops, strided and planes as above, 8 bytes a value), every
+    # percentile between the ranks' least and greatest latency. Without them
+    # the read's MB/s would count the whole payload (11.7 MB/s where the
+    # blocks read give 4.7) and the table would show no latency or IOPS.
+    ops = {"raw": 16, "raw-strided": strided_ops, "raw-plane": 3}[label]
+    for smp in c["samples"]:
+        lat = smp["read"].get("latency")
+        assert lat, (label, shift, "no latency under mpirun")
+        assert lat["ops"] == 2 * ops and lat["bytes"] == 2 * per_rank[label] * 8, (label, lat["ops"], lat["bytes"])
+        assert lat["min_ns"] <= lat["p50_ns"] <= lat["p99_ns"] <= lat["max_ns"], lat
+        assert len(lat["cdf_ns"]) == 101 and lat["cdf_ns"][0] == lat["min_ns"] and lat["cdf_ns"][100] == lat["max_ns"]
+    want = 2 * per_rank[label] * 8 / 1e6 / statistics.median(times(c, "read"))
+    assert abs(c["read"]["throughput_mb_s"] - want) <= 1e-9 * want, (label, c["read"]["throughput_mb_s"], want)
     seen.add((label, shift))
 assert seen == {(l, s) for l in per_rank for s in (0, 1)}, seen
 print("patterns under mpirun: random, strided and plane reads verified exact on both ranks, shift 0 and 1:",

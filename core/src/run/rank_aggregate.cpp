@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace formatbench {
 namespace {
@@ -17,7 +18,82 @@ double larger_error(double a, double b) {
     return std::max(a, b);
 }
 
+// The fraction of one rank's operations at or below x, from its
+// percentile curve (cdf_ns, p999_ns), linear between the percentiles.
+double fraction_at_or_below(const latency_summary& l, double x) {
+    if (l.cdf_ns.size() != 101 || x < l.cdf_ns.front()) return 0;
+    if (x >= l.cdf_ns.back()) return 1;
+    // Knots (value, fraction): the 101 percentiles, and p99.9 between p99 and p100.
+    auto knot = [&](std::size_t k) -> std::pair<double, double> {
+        if (k <= 99) return {l.cdf_ns[k], k / 100.0};
+        if (k == 100) return {std::clamp(l.p999_ns, l.cdf_ns[99], l.cdf_ns[100]), 0.999};
+        return {l.cdf_ns[100], 1.0};
+    };
+    for (std::size_t k = 1; k <= 101; ++k) {
+        const auto [x1, f1] = knot(k);
+        if (x > x1) continue;
+        const auto [x0, f0] = knot(k - 1);
+        return x1 > x0 ? f0 + (f1 - f0) * (x - x0) / (x1 - x0) : f1;
+    }
+    return 1;
+}
+
+// The latency value below which fraction q of all ranks' operations lie:
+// the ranks' curves weighted by their operations, inverted by bisection.
+double mixture_quantile(const std::vector<const latency_summary*>& ls, double q) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo, ops = 0;
+    for (const latency_summary* l : ls) {
+        lo = std::min(lo, l->cdf_ns.front());
+        hi = std::max(hi, l->cdf_ns.back());
+        ops += static_cast<double>(l->ops);
+    }
+    if (q <= 0) return lo;
+    if (q >= 1) return hi;
+    auto mixture = [&](double x) {
+        double f = 0;
+        for (const latency_summary* l : ls)
+            f += static_cast<double>(l->ops) * fraction_at_or_below(*l, x);
+        return f / ops;
+    };
+    for (int i = 0; i < 200 && hi - lo > 1e-9 * std::max(1.0, hi); ++i) {
+        const double mid = std::midpoint(lo, hi);
+        (mixture(mid) < q ? lo : hi) = mid;
+    }
+    return hi;
+}
+
 } // namespace
+
+std::optional<latency_summary> combine_latency(const std::vector<rank_report>& ranks) {
+    std::vector<const latency_summary*> ls;
+    for (const rank_report& r : ranks)
+        if (r.report.sample.latency && r.report.sample.latency->ops > 0 &&
+            r.report.sample.latency->cdf_ns.size() == 101)
+            ls.push_back(&*r.report.sample.latency);
+    if (ls.empty()) return std::nullopt;
+    if (ls.size() == 1) return *ls.front();
+    latency_summary out;
+    out.min_ns = std::numeric_limits<double>::infinity();
+    out.max_ns = -out.min_ns;
+    double sum = 0;
+    for (const latency_summary* l : ls) {
+        out.ops += l->ops;
+        out.bytes += l->bytes;
+        out.min_ns = std::min(out.min_ns, l->min_ns);
+        out.max_ns = std::max(out.max_ns, l->max_ns);
+        out.clock_cost_ns = std::max(out.clock_cost_ns, l->clock_cost_ns);
+        sum += l->mean_ns * static_cast<double>(l->ops);
+    }
+    out.mean_ns = sum / static_cast<double>(out.ops);
+    out.cdf_ns.reserve(101);
+    for (int k = 0; k <= 100; ++k)
+        out.cdf_ns.push_back(k == 0 ? out.min_ns : k == 100 ? out.max_ns : mixture_quantile(ls, k / 100.0));
+    out.p50_ns = out.cdf_ns[50];
+    out.p90_ns = out.cdf_ns[90];
+    out.p99_ns = out.cdf_ns[99];
+    out.p999_ns = mixture_quantile(ls, 0.999);
+    return out;
+}
 
 step_result combine_steps(const std::vector<rank_report>& ranks) {
     for (const rank_report& r : ranks)
@@ -55,6 +131,7 @@ phase_sample combine_phase(const std::vector<rank_report>& ranks) {
         }
     }
     out.wall_s = last - first;
+    out.latency = combine_latency(ranks);
     if (ranks.size() > 1) {
         std::sort(own.begin(), own.end());
         const std::size_t n = own.size();

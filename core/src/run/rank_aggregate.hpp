@@ -10,6 +10,7 @@
 
 #include "run/executor.hpp"
 
+#include <optional>
 #include <vector>
 
 namespace formatbench {
@@ -30,8 +31,17 @@ step_result combine_steps(const std::vector<rank_report>& ranks);
 
 // The phase as one sample: wall_s = max(started + wall) - min(started) over
 // the ranks; user_s, sys_s and each metric summed; `ranks` the spread of
-// the ranks' own wall_s (set only with more than one rank).
+// the ranks' own wall_s (set only with more than one rank); latency as
+// combine_latency gives it.
 phase_sample combine_phase(const std::vector<rank_report>& ranks);
+
+// The latencies of an access pattern's operations over all ranks: ops and
+// bytes summed, min and max over the ranks, the mean weighted by
+// operations, and each percentile that of all the ranks' operations
+// together, from each rank's percentile curve (its 101 percentiles and
+// p99.9, linear between them) weighted by its operations. One rank's are
+// kept as they are; none without a pattern.
+std::optional<latency_summary> combine_latency(const std::vector<rank_report>& ranks);
 
 // Mean of the ranks' resident fractions, -1 when none measured.
 double combine_resident(const std::vector<rank_report>& ranks);
