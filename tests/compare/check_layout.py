@@ -13,7 +13,8 @@ layout_probe.js measures every chart as laid out, and this script checks:
     labels, legend entries) lies inside the chart's viewBox, and no two texts
     of a chart overlap (so no legend entry hides another and nothing is cut);
   - every mark (bar, point, line, front, error bar, reference) lies inside the
-    viewBox;
+    viewBox, and no two markers of a scatter (size vs speed, size vs error)
+    overlap;
   - every chart has a legend;
   - on the wide screen, with the page's style sheets disabled every text of
     every chart is where it was: a chart depends on no CSS of the page, so
@@ -78,6 +79,15 @@ def check_chart(name, c, unstyled):
     for m in c["marks"]:
         check(inside(m["box"], vw, vh), f"{name}: chart {cid}: {m['cls']} at {fmt_box(m['box'])} is outside "
                                         f"the viewBox")
+    # In a scatter (size against speed or error) no marker hides another:
+    # formats that share a size ratio and a speed are set side by side.
+    if cid.startswith(("pareto-", "error-front-")):
+        points = [m for m in c["marks"] if m["cls"] == "point"]
+        for i in range(len(points)):
+            for j in range(i + 1, len(points)):
+                check(not overlap(points[i]["box"], points[j]["box"]),
+                      f"{name}: chart {cid}: markers overlap: {fmt_box(points[i]['box'])} and "
+                      f"{fmt_box(points[j]['box'])}")
     for t, box in zip(texts, c["unstyled"] if unstyled else []):
         check(same_box(t["box"], box), f"{name}: chart {cid}: text {t['text']!r} moves without the page's CSS: "
                                        f"{fmt_box(t['box'])} -> {fmt_box(box)}")

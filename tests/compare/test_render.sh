@@ -111,6 +111,31 @@ assert seen == 6
 print("render: 2 latency CDF charts, 6 lines of 101 percentiles, as the record says")
 PY
 
+# Four formats that keep the payload as it is (size ratio 1) and, here,
+# take the same time: the record's raw samples given to npy, hdf5 and
+# netcdf too. Drawn at their values the four markers would be one; the
+# size-vs-speed chart must show four (check_layout.py: no two markers of a
+# scatter overlap), each still at its value (check_report.py).
+cat >"$work/ratio1.yaml" <<YAML
+name: ratio1
+datasets: [{count: 2e5}]
+formats: [raw, npy, {plugin: hdf5}, {plugin: netcdf}]
+defaults: {repeat: 2, warmup: 0}
+YAML
+"$FB" run "$work/ratio1.yaml" --no-console --progress none --json "$work/r1.json" --directory "$work"
+"$python" - "$work/r1.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+raw = next(c for c in d["cases"] if c["format"]["label"] == "raw")
+for c in d["cases"]:
+    assert c["status"] == "ok", (c["format"]["label"], c["error"])
+    c["samples"] = raw["samples"]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+"$FB" report "$work/r1.json" -o "$work/ratio1.html"
+"$python" "$here/check_report.py" "$work/ratio1.html" "$work/r1.json"
+"$python" "$here/check_layout.py" "$work/ratio1.html" --min-charts 3 --chromium "$chromium"
+
 png=${FB_RENDER_PNG:-$work/report.png}
 # 6 data sets x 4 charts (write, read, speed-up, size vs speed) + 2 parameters x 4 facets x 2 phases
 "$python" "$here/check_layout.py" "$work/report.html" --svg-dir "$work/svg" --png "$png" --min-charts 40 \
