@@ -81,6 +81,29 @@ expect_in "$work/err" "bad.json"
 echo '{' >"$work/trunc.json"
 expect_status 2 "$FB" compare "$work/trunc.json" "$work/base.json"
 expect_in "$work/err" "trunc.json"
+# Figures no run can make are refused, naming the case and the field (they
+# printed "-200%", a line at x = -inf and a 300-digit duration).
+damaged() { # damaged NAME PYTHON-EDIT: base.json edited into NAME.json
+  python3 - "$work/base.json" "$work/$1.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+damaged negative 'd["cases"][1]["samples"][0]["write"]["wall_s"] = -0.002'
+expect_status 2 "$FB" compare "$work/base.json" "$work/negative.json"
+expect_in "$work/err" "cases[1].samples[0].write.wall_s: -0.002 s is no phase time"
+damaged huge 'd["cases"][0]["samples"][2]["read"]["wall_s"] = 1e308'
+expect_status 2 "$FB" report "$work/huge.json" -o "$work/huge.html"
+expect_in "$work/err" "cases[0].samples[2].read.wall_s: 1e+308 s is no phase time"
+damaged twice 'd["cases"][2]["key"] = d["cases"][0]["key"]'
+expect_status 2 "$FB" compare "$work/twice.json" "$work/base.json"
+expect_in "$work/err" "cases[2].key"
+expect_in "$work/err" "is the key of cases[0] too"
+damaged nosamples 'd["cases"][1]["samples"] = []'
+expect_status 2 "$FB" compare "$work/base.json" "$work/nosamples.json"
+expect_in "$work/err" "is ok but has no samples"
 expect_status 2 "$FB" compare "$work/base.json" "$work/base.json" --threshold lots
 expect_in "$work/err" "--threshold"
 expect_status 2 "$FB" compare "$work/base.json" "$work/base.json" --format html

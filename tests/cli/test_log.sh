@@ -55,6 +55,17 @@ expect_status 1 "$FB" run s.yaml --resume kept.jsonl --directory data --json kep
 expect_status 1 "$FB" run s.yaml --resume kept.jsonl --retry-failed --directory data --json retried.json --no-console
 [ "$(wc -l < kept.jsonl)" = 13 ] || fail "--retry-failed did not run the 3 failed cases again"
 
+# A finished log whose last line lacks only its newline (an editor, a copy)
+# keeps that case on --resume: nothing runs again, the newline is added, and
+# nothing is said to be cut (a user would see a finished case run twice).
+cp a.jsonl whole.jsonl
+truncate -s -1 whole.jsonl
+[ "$(tail -c 1 whole.jsonl | od -An -c | tr -d ' ')" = "}" ] || fail "the copy still ends with a newline"
+expect_status 1 "$FB" run s.yaml --resume whole.jsonl --directory data --json whole.json --no-console
+if grep -q "cut short" "$work/err"; then cat "$work/err"; fail "a whole last line was called cut short"; fi
+[ "$(wc -l < whole.jsonl)" = 10 ] || fail "the resume ran a case again or did not end the last line"
+cmp -s whole.jsonl a.jsonl || fail "the resumed log is not the finished log with its newline"
+
 # A log from another study, or other run parameters, is refused naming the field.
 expect_status 2 "$FB" run s.yaml --set repeat=3 --resume a.jsonl --directory data --no-console
 expect_in "$work/err" "repeat is 3 in this study and 2 in 'a.jsonl'"

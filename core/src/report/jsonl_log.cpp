@@ -103,6 +103,17 @@ private:
                     }
                 end = from;
             }
+            // A last line that is whole and lacks only its newline is kept:
+            // the newline is added.
+            std::string last(static_cast<std::size_t>(st.st_size - keep), '\0');
+            if (::pread(rfd, last.data(), last.size(), keep) == static_cast<ssize_t>(last.size()) &&
+                nlohmann::json::accept(last)) {
+                if (::write(fd_, "\n", 1) != 1)
+                    std::fprintf(stderr, "formatbench: log '%s': cannot end its last line: %s\n", path_.c_str(),
+                                 std::strerror(errno));
+                ::close(rfd);
+                return;
+            }
             if (::ftruncate(fd_, keep) == 0)
                 std::fprintf(stderr,
                              "formatbench: log '%s': removed a last line cut short by an interrupted write "

@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 #include <type_traits>
 
 using nlohmann::json;
@@ -402,6 +403,13 @@ phase_accounting accounting_from(const reader& r) {
 phase_sample phase_from(const reader& r) {
     phase_sample p;
     p.wall_s = r.real("wall_s");
+    // A time no clock measured: below 0, or above 10^6 s (11.6 days; a
+    // phase is stopped by its case's timeout far sooner). null (NaN) is a
+    // phase that did not run.
+    if (std::isfinite(p.wall_s) && (p.wall_s < 0 || p.wall_s > 1e6))
+        reader::fail(r.sub("wall_s"), fmt::format("{:g} s is no phase time (0 to 10^6 s); the record is damaged or "
+                                                  "was edited",
+                                                  p.wall_s));
     p.user_s = r.real("user_s");
     p.sys_s = r.real("sys_s");
     if (r.has("accounting")) p.accounting = accounting_from(r.object("accounting")); // since schema 5
@@ -511,6 +519,10 @@ case_result case_result_from(const reader& r) {
     for (std::size_t i = 0; i < samples.size(); ++i) {
         c.samples.push_back(repetition_from(reader(samples[i], fmt::format("{}[{}]", r.sub("samples"), i))));
     }
+    if (c.status == case_status::ok && c.samples.empty())
+        reader::fail(r.sub("samples"), fmt::format("case '{}' is ok but has no samples: an ok case ran at least "
+                                                   "one repetition; the record is damaged or was edited",
+                                                   c.spec.key));
     return c;
 }
 
@@ -788,8 +800,17 @@ study_result study_result_from_json(const json& j, const std::string& source) {
         r.context = run_context_from(top.object("context"));
         r.spec = study_from(top.object("study"));
         const json& cases = top.array("cases");
-        for (std::size_t i = 0; i < cases.size(); ++i)
+        std::unordered_map<std::string, std::size_t> keys;
+        for (std::size_t i = 0; i < cases.size(); ++i) {
             r.cases.push_back(case_result_from(reader(cases[i], fmt::format("cases[{}]", i))));
+            // Two cases of one measurement: compare and report could not tell which is meant.
+            if (r.cases.back().spec.key.empty()) continue;
+            if (const auto [at, fresh] = keys.emplace(r.cases.back().spec.key, i); !fresh)
+                reader::fail(fmt::format("cases[{}].key", i),
+                             fmt::format("'{}' is the key of cases[{}] too: each case of a record is "
+                                         "another measurement; the record is damaged or was edited",
+                                         r.cases.back().spec.key, at->second));
+        }
         summarize_study(r);
         return r;
     } catch (const usage_error& e) {

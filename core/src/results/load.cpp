@@ -76,10 +76,14 @@ results_source parse_results_source(const std::string& text, const std::string& 
         std::size_t end = text.find('\n', start);
         ++number;
         if (end == std::string::npos) {
-            // A last line without its newline was cut by a kill during a
-            // write: it holds no finished case.
-            out.cut_last_line = true;
-            break;
+            // A last line without its newline: a kill during a write cut it
+            // (it holds no finished case), unless it is whole and lacks only
+            // the newline (an editor, a copy): then it is kept.
+            end = text.size();
+            if (!json::accept(std::string_view(text).substr(start))) {
+                out.cut_last_line = true;
+                break;
+            }
         }
         const std::string line = text.substr(start, end - start);
         start = end + 1;
