@@ -74,4 +74,25 @@ table = open(sys.argv[2], "rb").read()
 assert b"\x1b" not in table, "an escape sequence reached the terminal"
 print("error kept:", c["error"])
 PY
+# Two runs in one folder: the second is refused before anything runs (they
+# removed each other's case files, and the errors blamed the plugins: "raw:
+# cannot open ... No such file or directory"). The first holds the folder
+# with write streams of 20 s, whatever the machine's speed; it is
+# interrupted once the second has been refused, and a run after it may use
+# the folder again.
+mkdir shared
+cat > holder.yaml <<EOF
+defaults: {repeat: 2, warmup: 0}
+plugin_path: [$FB_TEST_PLUGINS]
+datasets: [{count: 1e4}]
+formats: [{plugin: misbehave, options: {slow_opens: 10, slow_ms: 20000}}]
+EOF
+"$FB" run holder.yaml --directory shared --no-console --progress none --log holder.jsonl >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 200); do [ -s holder.jsonl ] && break; sleep 0.05; done
+sleep 0.2
+expect_status 2 "$FB" run bytes.yaml --directory shared --no-console
+expect_in "$work/err" "directory 'shared' is in use by another formatbench run"
+kill -INT "$pid"; wait "$pid" 2>/dev/null || true
+expect_status 1 "$FB" run bytes.yaml --directory shared --no-console
 echo "faults: ok"

@@ -1,7 +1,12 @@
 // Sync, cache-drop and residency measurement with POSIX calls.
 #include "run/file_ops.hpp"
 
+#include "base/error.hpp"
+
+#include <fmt/format.h>
+
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -110,6 +115,24 @@ std::string make_temp_directory() {
     buf.push_back('\0');
     if (!::mkdtemp(buf.data())) throw_errno("cannot create a temporary directory like", pattern);
     return buf.data();
+}
+
+directory_lock::directory_lock(const std::string& dir) {
+    fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0) return; // a folder that cannot be opened is reported where it is used
+    if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
+    const int err = errno;
+    ::close(fd_);
+    fd_ = -1;
+    if (err == EWOULDBLOCK)
+        throw usage_error(fmt::format("directory '{}' is in use by another formatbench run, whose case files "
+                                      "would collide with this run's; wait for it, or give this run another "
+                                      "folder (--directory)",
+                                      dir));
+}
+
+directory_lock::~directory_lock() {
+    if (fd_ >= 0) ::close(fd_);
 }
 
 } // namespace formatbench

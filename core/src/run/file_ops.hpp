@@ -21,4 +21,21 @@ double resident_fraction(const std::string& path);
 // A fresh directory under $TMPDIR (or /tmp): "<tmp>/formatbench-XXXXXX".
 std::string make_temp_directory();
 
+// An exclusive lock (flock) on a folder, held while it lives: a study's
+// `directory` is written by one run at a time (two runs in one folder
+// removed each other's case files, and the errors blamed the plugins). The
+// lock is on the folder itself, so nothing is left in it; forked workers
+// share it, and it ends with the run's process. Throws usage_error naming
+// the folder when another run holds it.
+class directory_lock {
+public:
+    explicit directory_lock(const std::string& dir);
+    ~directory_lock();
+    directory_lock(const directory_lock&) = delete;
+    directory_lock& operator=(const directory_lock&) = delete;
+
+private:
+    int fd_ = -1;
+};
+
 } // namespace formatbench

@@ -14,6 +14,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 namespace formatbench {
@@ -100,6 +101,19 @@ run_outcome run_study(const study& s, const registry& reg, observer_list& observ
         if (!dir.empty() && dir[0] == '!') throw std::runtime_error(dir.substr(1));
     } else if (own_dir) {
         dir = make_temp_directory();
+    }
+    // The study's own folder, one run at a time (rank 0 holds it for all
+    // ranks; every rank hears why it could not).
+    std::optional<directory_lock> held;
+    if (!own_dir) {
+        std::string refused;
+        if (leader) try {
+                held.emplace(dir);
+            } catch (const usage_error& e) {
+                refused = e.what();
+            }
+        if (world) refused = world->all_gather(refused).front();
+        if (!refused.empty()) throw usage_error(refused);
     }
 
     study_result run;
