@@ -232,6 +232,25 @@ TEST(Compare, Renderings) {
     EXPECT_THROW(write_comparison(c, "html", t), usage_error);
 }
 
+TEST(Compare, ForeignTextIsEscapedInTheTableAndTheMarkdown) {
+    // A label with an escape sequence, a newline that would forge a row and
+    // a Markdown link: the terminal table gets no ESC byte and no extra
+    // row, the Markdown no link.
+    const std::string label = "\x1b[31mred\n| forged | row |[x](javascript:alert(1))";
+    const study_result base = make_result({make_case("d", label, 0.01, 0.002)});
+    const study_result next = make_result({make_case("d", label, 0.012, 0.002)});
+    comparison c = compare_summarized(base, next, {});
+    std::ostringstream t, m;
+    write_comparison(c, "table", t);
+    write_comparison(c, "markdown", m);
+    EXPECT_EQ(t.str().find('\x1b'), std::string::npos) << t.str();
+    EXPECT_EQ(t.str().find("\n| forged"), std::string::npos) << t.str();
+    EXPECT_NE(t.str().find("\\x1b[31mred\\n| forged"), std::string::npos) << t.str();
+    EXPECT_EQ(m.str().find('\x1b'), std::string::npos) << m.str();
+    EXPECT_EQ(m.str().find("]("), std::string::npos) << m.str();
+    EXPECT_EQ(m.str().find("\n| forged"), std::string::npos) << m.str();
+}
+
 TEST(Compare, ParseThreshold) {
     EXPECT_DOUBLE_EQ(parse_threshold("5%"), 0.05);
     EXPECT_DOUBLE_EQ(parse_threshold("0.05"), 0.05);

@@ -523,6 +523,26 @@ TEST(Reporters, NoneOfTheFileResidentIsZeroPercentNotUnknown) {
     EXPECT_EQ(rows[1][col], "") << "ascii: not measured";
 }
 
+TEST(Reporters, MarkdownMakesForeignTextLiteral) {
+    // A label, an error and a description from a study or a plugin, each
+    // markup or a forged row: in the Markdown none is a script, a link, a
+    // table row of its own or an escape sequence (a page rendering the
+    // report would run the script or follow the link).
+    study_result r = make_result();
+    r.spec.description = "\x1b[2Jwiped <b>bold</b>";
+    r.cases[1].spec.format.label = "<script>alert(1)</script>";
+    r.cases[4].error = "[click](javascript:alert(1))\n| forged | row |";
+    const std::string md = render(r, "markdown");
+    EXPECT_EQ(md.find("<script"), std::string::npos) << md;
+    EXPECT_EQ(md.find("<b>"), std::string::npos) << md;
+    // A link is "[text](url)": no "](" may be left.
+    EXPECT_EQ(md.find("]("), std::string::npos) << md;
+    EXPECT_EQ(md.find('\x1b'), std::string::npos) << md;
+    EXPECT_EQ(md.find("\n| forged"), std::string::npos) << md;
+    EXPECT_NE(md.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos) << md;
+    EXPECT_NE(md.find("[click]\\(javascript:alert(1))\\\\n\\| forged \\| row \\|"), std::string::npos) << md;
+}
+
 TEST(Reporters, ConsoleWithoutBaselineHasNoSpeedups) {
     study_result r = make_result();
     r.spec.baseline.clear();

@@ -68,6 +68,31 @@ std::string escape_line(std::string_view text) {
     return out;
 }
 
+std::string markdown_text(std::string_view text) {
+    std::string out;
+    for (char c : escape_line(text)) {
+        switch (c) {
+        case '\\':
+        case '|':
+        case '`':
+        case '*':
+        case '_':
+            out += '\\';
+            out += c;
+            break;
+        case '(': // "](" would make "[text](url)" a link
+            if (!out.empty() && out.back() == ']') out += '\\';
+            out += c;
+            break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '&': out += "&amp;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
 std::string bounded_string(const char* buffer, std::size_t size) {
     if (!buffer) return {};
     const void* nul = std::memchr(buffer, 0, size);

@@ -22,6 +22,13 @@ std::string escape_text(std::string_view text);
 // become "\n" and "\t" too.
 std::string escape_line(std::string_view text);
 
+// escape_line for Markdown (a table cell, a list item): also every
+// character Markdown or the HTML it may hold would read as markup is made
+// literal ('\\', '|', '`', '*', '_' and the '(' of "](" with a backslash;
+// '<', '>', '&' as entities), so a label cannot become a link, a script or
+// another table cell; "[2.00, 20.0]" stays as it is.
+std::string markdown_text(std::string_view text);
+
 // A C string from a buffer of `size` bytes that a plugin may have left
 // without its NUL: read up to the first NUL or the end, never beyond.
 std::string bounded_string(const char* buffer, std::size_t size);

@@ -2,6 +2,8 @@
 // and Markdown, for `formatbench compare` (docs/compare.md).
 #include "report/compare_output.hpp"
 
+#include "base/text.hpp"
+
 #include "base/error.hpp"
 #include "report/units.hpp"
 #include "results/figures.hpp"
@@ -256,12 +258,18 @@ std::vector<std::string> summary_lines(const comparison& c) {
 }
 
 void write_table(const comparison& c, std::ostream& out) {
-    out << fmt::format("compare: base {} -> new {} (alpha {:g}, threshold {})\n\n", c.base_source,
-                       c.new_source, c.options.alpha, threshold_text(c.options));
+    out << fmt::format("compare: base {} -> new {} (alpha {:g}, threshold {})\n\n",
+                       escape_line(c.base_source), escape_line(c.new_source), c.options.alpha,
+                       threshold_text(c.options));
     const bool p99 = with_p99(c);
     std::vector<std::vector<std::string>> rows = {header(p99)};
-    for (const case_comparison& k : c.cases)
+    // Labels, options and errors come from the records: escaped, so no
+    // escape sequence reaches the terminal and no newline forges a row.
+    for (const case_comparison& k : c.cases) {
         rows.push_back(row(k, p99));
+        for (std::string& cell : rows.back())
+            cell = escape_line(cell);
+    }
     // Display width: count UTF-8 lead bytes only (µs, ±).
     auto width = [](const std::string& s) {
         std::size_t w = 0;
@@ -285,7 +293,7 @@ void write_table(const comparison& c, std::ostream& out) {
     }
     out << '\n';
     for (const std::string& l : summary_lines(c))
-        out << l << '\n';
+        out << escape_line(l) << '\n';
     out << "ratio = new median / base median (above 1: slower); change [interval: the quotient of the two "
            "medians' 95% intervals]; p: "
            "two-sided Mann-Whitney U over the samples each median rests on\n";
@@ -293,15 +301,13 @@ void write_table(const comparison& c, std::ostream& out) {
 }
 
 std::string md_cell(const std::string& s) {
-    std::string out;
-    for (char ch : s)
-        out += ch == '|' ? std::string("\\|") : std::string(1, ch == '\n' ? ' ' : ch);
-    return out;
+    return markdown_text(s);
 }
 
 void write_markdown(const comparison& c, std::ostream& out) {
-    out << fmt::format("# formatbench compare\n\nBase `{}`, new `{}`; alpha {:g}, threshold {}.\n\n",
-                       c.base_source, c.new_source, c.options.alpha, threshold_text(c.options));
+    out << fmt::format("# formatbench compare\n\nBase {}, new {}; alpha {:g}, threshold {}.\n\n",
+                       md_cell(c.base_source), md_cell(c.new_source), c.options.alpha,
+                       threshold_text(c.options));
     const bool p99 = with_p99(c);
     const auto h = header(p99);
     std::string line = "|", align = "|";

@@ -1,5 +1,6 @@
 // Markdown reporter: a GitHub table per dataset with the console's columns
 // (table.hpp), a context line, and the unit definitions.
+#include "base/text.hpp"
 #include "report/reporters.hpp"
 #include "report/table.hpp"
 
@@ -11,18 +12,10 @@
 namespace formatbench::detail {
 namespace {
 
-// A table cell: '|' would end the cell, a newline the row.
+// A table cell or a line of text: nothing in it is read as markup, ends
+// the cell or the row (base/text.hpp).
 std::string cell(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '|')
-            out += "\\|";
-        else if (c == '\n' || c == '\r')
-            out += ' ';
-        else
-            out += c;
-    }
-    return out;
+    return markdown_text(s);
 }
 
 // "| a | b |"
@@ -36,8 +29,10 @@ std::string row_text(const std::vector<std::string>& cells) {
     return line;
 }
 
-// Inline code that survives backticks in the text.
-std::string code(const std::string& s) {
+// Inline code that survives backticks in the text (a code span is
+// literal; its control characters are escaped).
+std::string code(const std::string& text) {
+    const std::string s = escape_line(text);
     return s.find('`') == std::string::npos ? "`" + s + "`" : "`` " + s + " ``";
 }
 
@@ -46,9 +41,9 @@ public:
     explicit markdown_reporter(const render_options& style) : units_(style.units) {}
     void write(const study_result& r, std::ostream& out) const override {
         out << "# formatbench: " << cell(r.spec.name) << "\n\n";
-        if (!r.spec.description.empty()) out << r.spec.description << "\n\n";
+        if (!r.spec.description.empty()) out << cell(r.spec.description) << "\n\n";
         const std::string context = context_line(r.context);
-        if (!context.empty()) out << "*" << context << "*\n\n";
+        if (!context.empty()) out << "*" << cell(context) << "*\n\n";
         if (r.cases.empty()) {
             out << "No case ran.\n";
             return;
