@@ -2,6 +2,7 @@
 #include "run/case_runner.hpp"
 
 #include "base/error.hpp"
+#include "base/fp_env.hpp"
 #include "results/stats.hpp"
 #include "run/communicator.hpp"
 #include "run/file_ops.hpp"
@@ -270,6 +271,28 @@ std::unique_ptr<read_stream> case_runner::open_read() const {
 }
 
 phase_sample case_runner::write_phase() {
+    detail::restore_default_fp_environment();
+    phase_sample t = write_calls();
+    check_calls("write");
+    return t;
+}
+
+void case_runner::check_calls(const char* phase) const {
+    const detail::fp_environment now = detail::current_fp_environment();
+    if (!detail::fp_controls_differ(now)) return;
+    const std::string change = detail::describe_fp_change(now);
+    detail::restore_default_fp_environment();
+    throw plugin_error(
+        plug_.id(), FB_E_INTERNAL,
+        fmt::format("plugin '{}' changed the floating-point environment during its {} phase and left it "
+                    "changed: {}. Everything computed after it in the process (the data, the "
+                    "verification, the plugin's own conversions) would depend on it; a plugin must leave "
+                    "the environment as it found it (a library it loads, or one built with -ffast-math, "
+                    "may be the cause)",
+                    plug_.id(), phase, change));
+}
+
+phase_sample case_runner::write_calls() {
     phase_sample t;
     piece_meetings ranks(write_meets_ ? plan_.meeting : nullptr);
     auto start = clock_reading::start();
@@ -285,6 +308,7 @@ phase_sample case_runner::write_phase() {
         return t;
     }
     accumulate(t, start, clock_reading::stop());
+    check_calls("write");
     for (std::uint64_t first = 0; first < count_; first += chunk_) {
         std::uint64_t n = std::min(chunk_, count_ - first);
         source_.fill(plan_.write.offset + first, n, write_buf_.data()); // untimed
@@ -293,6 +317,7 @@ phase_sample case_runner::write_phase() {
         start = clock_reading::start();
         out->write(write_buf_.data(), n);
         accumulate(t, start, clock_reading::stop());
+        check_calls("write");
     }
     ranks.finish();
     start = clock_reading::start();
@@ -315,6 +340,13 @@ double case_runner::cache_step() {
 }
 
 phase_sample case_runner::read_phase(verification& v) {
+    detail::restore_default_fp_environment();
+    phase_sample t = read_calls(v);
+    check_calls("read");
+    return t;
+}
+
+phase_sample case_runner::read_calls(verification& v) {
     v.lossless_expected = setup_.lossless_expected;
     v.tolerance = spec_.format.tolerance;
     if (spec_.params.read == read_mode::view) return view_phase(v);
@@ -332,6 +364,7 @@ phase_sample case_runner::read_phase(verification& v) {
             in->read(read_buf_.data() + first * esize_, std::min(chunk_, read_count_ - first));
         in->close();
         accumulate(t, start, clock_reading::stop());
+        check_calls("read");
         t.metrics = in->metrics();
         if (announce_verify_) announce(run_phase::verify);
         verify_chunk(type, expected_ ? expected_->data() : write_buf_.data(), read_buf_.data(), read_count_,
@@ -339,12 +372,14 @@ phase_sample case_runner::read_phase(verification& v) {
         return t;
     }
     accumulate(t, start, clock_reading::stop());
+    check_calls("read");
     for (std::uint64_t first = 0; first < read_count_; first += chunk_) {
         std::uint64_t n = std::min(chunk_, read_count_ - first);
         if (first > 0) ranks.ready(true);
         start = clock_reading::start();
         in->read(read_buf_.data(), n);
         accumulate(t, start, clock_reading::stop());
+        check_calls("read");
         source_.fill(plan_.read.offset + first, n, expected_->data()); // untimed
         verify_chunk(type, expected_->data(), read_buf_.data(), n, plan_.read.offset + first, v);
         if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
@@ -377,6 +412,7 @@ phase_sample case_runner::view_phase(verification& v) {
                         plan_.read_path));
     touch_pages(data, read_count_ * esize_);
     accumulate(t, start, clock_reading::stop());
+    check_calls("read");
     if (in_memory_) {
         if (announce_verify_) announce(run_phase::verify);
         verify_chunk(type, expected_ ? expected_->data() : write_buf_.data(), data, read_count_,
@@ -425,6 +461,7 @@ phase_sample case_runner::pattern_phase(verification& v) {
             latencies.push_back(std::chrono::duration<double, std::nano>(b - a).count());
         }
         accumulate(t, start, clock_reading::stop());
+        check_calls("read");
         if (announce_verify_ && first == 0) announce(run_phase::verify);
         for (std::size_t k = first; k < last; ++k) {
             const unsigned char* got = pattern_buf_.data() + (k - first) * slot_bytes_;

@@ -83,7 +83,9 @@ public:
     repetition run_repetition(verification& v);
 
     // The phases (docs/methodology.md). Each throws plugin_error or
-    // std::system_error for a failing plugin or file system.
+    // std::system_error for a failing plugin or file system. The write and
+    // read phases start in the process's default floating-point environment
+    // (base/fp_env.hpp) and fail when the plugin's calls change it.
     void remove_previous();                   // untimed: every write starts from no file
     phase_sample write_phase();               // open .. close, plus the study's sync
     double cache_step();                      // cache: cold drops the file's pages; residency after
@@ -108,6 +110,12 @@ private:
         if (listener_) listener_(p);
     }
     void sync();
+    phase_sample write_calls();
+    phase_sample read_calls(verification& v);
+    // After plugin calls of `phase`, with the clock stopped: throws
+    // plugin_error when the plugin left the floating-point environment
+    // other than the process's default (which is put back first).
+    void check_calls(const char* phase) const;
 
     const case_spec& spec_;
     const plugin& plug_;
