@@ -9,6 +9,11 @@
 #      value back exact (else: ascii writes 0, and for f32 the data generator
 #      flushes too, so a wrong file verifies as exact); a plugin that turns
 #      on flush-to-zero in its write fails its case, naming it and the phase.
+#   2. The read buffer's poison: a plugin whose read does nothing, on data
+#      whose bytes are all 0xA5 (u8 165, i32 -1515870811: the old fixed
+#      poison), fails verification with every value differing, in one
+#      read, several short reads, streamed chunks, read-at (random,
+#      strided) and read-box (else: such a plugin passes as exact).
 source "$(dirname "$0")/lib.sh"
 cd "$work"
 PLUGINS=(--plugin-path "$FB_TEST_PLUGINS")
@@ -76,5 +81,33 @@ for text in "plugin 'read_at' changed the floating-point environment during its 
 done
 # The case after it starts in the default environment and passes.
 [[ $(case_field ftz.json raw f64-uniform-1e3 status) == ok ]] || fail "the case after the plugin that set flush-to-zero failed"
+
+# ---- 2. a read that does nothing, on data that look like a fixed poison
+cat > poison.yaml <<'YAML'
+defaults: {repeat: 1, warmup: 0, timeout: 30}
+datasets:
+  - {name: u8-165, dtype: u8, count: 4096, distribution: constant, value: 165, shape: [16, 256]}
+  - {name: i32-a5, dtype: i32, count: 4096, distribution: constant, value: -1515870811, shape: [16, 256]}
+formats:
+  - {label: whole, plugin: read_at}
+  - {label: short-reads, plugin: read_at, chunk: 100B}
+  - {label: read-at-random, plugin: read_at, access: random, access_block: 64B, access_ops: 10}
+  - {label: read-at-strided, plugin: read_at, access: strided, access_block: 64B, access_stride: 256B, access_ops: 10}
+  - {label: read-box, plugin: read_at, access: plane, access_ops: 4}
+YAML
+for limit in 1GiB 1KiB; do # in memory; streamed in chunks of at most 1 KiB
+  FB_READ_AT_FAULT=read_nothing expect_status 1 "$FB" "${PLUGINS[@]}" run poison.yaml --memory-limit $limit \
+    --json poison.json --no-console
+  python3 - poison.json $limit <<'PY' || fail "a read that does nothing passed (memory limit $limit)"
+import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+assert len(cases) == 10, len(cases)
+for c in cases:
+    v, what = c["verify"], (c["format"]["label"], c["dataset"]["name"], sys.argv[2])
+    assert c["status"] == "failed", (what, c["status"])
+    assert "values read back differ" in c["error"], (what, c["error"])
+    assert v["compared"] > 0 and v["mismatches"] == v["compared"], (what, v)
+PY
+done
 
 echo "test_trust: ok"

@@ -27,10 +27,13 @@ namespace formatbench {
 namespace {
 volatile unsigned char touched_sink;
 
-// Fills the read buffer with a pattern before each read, so a plugin that
-// reports success without delivering data cannot pass on stale bytes.
-void poison(aligned_buffer& b) {
-    std::memset(b.data(), 0xA5, b.size());
+// Fills `into` before a read with the complement of the bytes the read
+// should deliver (`expected`): a plugin whose read reports success without
+// delivering the data leaves every byte differing from the data, whatever
+// the data are (a fixed pattern would pass on data made of that pattern).
+void poison(unsigned char* into, const unsigned char* expected, std::uint64_t bytes) {
+    for (std::uint64_t i = 0; i < bytes; ++i)
+        into[i] = static_cast<unsigned char>(~expected[i]);
 }
 
 } // namespace
@@ -353,7 +356,17 @@ phase_sample case_runner::read_calls(verification& v) {
     if (access_.mode != access_mode::whole) return pattern_phase(v);
     phase_sample t;
     const dtype type = spec_.dataset.type;
-    poison(read_buf_);
+    // Streamed: a chunk's expected values are made, and the buffer poisoned
+    // with their complement, before the meeting that precedes its read.
+    const auto prepare = [&](std::uint64_t first) {
+        const std::uint64_t n = std::min(chunk_, read_count_ - first);
+        source_.fill(plan_.read.offset + first, n, expected_->data()); // untimed
+        poison(read_buf_.data(), expected_->data(), n * esize_);
+    };
+    if (in_memory_)
+        poison(read_buf_.data(), expected_ ? expected_->data() : write_buf_.data(), read_count_ * esize_);
+    else if (read_count_ > 0)
+        prepare(0);
     piece_meetings ranks(read_meets_ ? plan_.meeting : nullptr);
     ranks.ready(read_count_ > 0); // round 0 precedes the open and chunk 0
     auto start = clock_reading::start();
@@ -375,15 +388,16 @@ phase_sample case_runner::read_calls(verification& v) {
     check_calls("read");
     for (std::uint64_t first = 0; first < read_count_; first += chunk_) {
         std::uint64_t n = std::min(chunk_, read_count_ - first);
-        if (first > 0) ranks.ready(true);
+        if (first > 0) {
+            prepare(first);
+            ranks.ready(true);
+        }
         start = clock_reading::start();
         in->read(read_buf_.data(), n);
         accumulate(t, start, clock_reading::stop());
         check_calls("read");
-        source_.fill(plan_.read.offset + first, n, expected_->data()); // untimed
         verify_chunk(type, expected_->data(), read_buf_.data(), n, plan_.read.offset + first, v);
         if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
-        poison(read_buf_);
     }
     ranks.finish();
     start = clock_reading::start();
@@ -438,8 +452,8 @@ phase_sample case_runner::view_phase(verification& v) {
 // own, with nothing but the plugin call between its two clock readings.
 // The operations' data lands in slots of one buffer; when the slots are
 // full (or the operations done) the phase's clock stops, the batch is
-// verified against regenerated values, poisoned again, and the clock goes
-// on, so verification is never timed.
+// verified against regenerated values, the next batch's slots are poisoned
+// (poison_slots), and the clock goes on, so neither is ever timed.
 phase_sample case_runner::pattern_phase(verification& v) {
     using clock = std::chrono::steady_clock;
     phase_sample t;
@@ -447,7 +461,7 @@ phase_sample case_runner::pattern_phase(verification& v) {
     std::vector<double> latencies;
     latencies.reserve(n);
     std::uint64_t bytes = 0;
-    std::memset(pattern_buf_.data(), 0xA5, pattern_buf_.size());
+    poison_slots(0, std::min<std::size_t>(n, slots_));
     auto start = clock_reading::start();
     phase_started_ = steady_seconds(start.wall);
     auto in = open_read();
@@ -468,7 +482,7 @@ phase_sample case_runner::pattern_phase(verification& v) {
             verify_op(k, got, v);
             bytes += (access_.mode == access_mode::plane ? op_elements_ : ranges_[k].count) * esize_;
         }
-        std::memset(pattern_buf_.data(), 0xA5, (last - first) * slot_bytes_);
+        poison_slots(last, std::min<std::size_t>(n, last + slots_));
         start = clock_reading::start();
     }
     in->close();
@@ -489,30 +503,58 @@ void case_runner::pattern_op(read_stream& in, std::size_t k, unsigned char* into
     in.read_box(start, count, into);
 }
 
-// The expected values of operation k, regenerated run by run: a plane
-// orthogonal to axis a at index i is, for each of the prod(shape[..a])
-// outer positions o, the prod(shape[a+1..]) contiguous elements from
+// The expected values of operation k, regenerated run by run, as the
+// operation delivers them: a range's elements, or a plane orthogonal to
+// axis a at index i, which is, for each of the prod(shape[..a]) outer
+// positions o, the prod(shape[a+1..]) contiguous elements from
 // (o x shape[a] + i) x inner.
+void case_runner::expected_op(std::size_t k, unsigned char* out) const {
+    if (access_.mode != access_mode::plane) {
+        source_.fill(plan_.read.offset + ranges_[k].offset, ranges_[k].count, out);
+        return;
+    }
+    const auto [outer, inner] = plane_extent();
+    for (std::uint64_t o = 0; o < outer; ++o)
+        source_.fill(plan_.read.offset + (o * access_.shape[access_.axis] + planes_[k]) * inner, inner,
+                     out + o * inner * esize_);
+}
+
+std::pair<std::uint64_t, std::uint64_t> case_runner::plane_extent() const {
+    const auto& shape = access_.shape;
+    std::uint64_t inner = 1, outer = 1;
+    for (std::size_t j = access_.axis + 1; j < shape.size(); ++j)
+        inner *= shape[j];
+    for (std::size_t j = 0; j < access_.axis; ++j)
+        outer *= shape[j];
+    return {outer, inner};
+}
+
+// The slots of operations [first, last) get the complement of what each
+// should deliver (poison above).
+void case_runner::poison_slots(std::size_t first, std::size_t last) {
+    for (std::size_t k = first; k < last; ++k) {
+        unsigned char* slot = pattern_buf_.data() + (k - first) * slot_bytes_;
+        expected_op(k, slot);
+        const std::uint64_t bytes =
+            (access_.mode == access_mode::plane ? op_elements_ : ranges_[k].count) * esize_;
+        poison(slot, slot, bytes);
+    }
+}
+
 void case_runner::verify_op(std::size_t k, const unsigned char* got, verification& v) {
     const dtype type = spec_.dataset.type;
     unsigned char* want = pattern_expected_.data();
+    expected_op(k, want);
     if (access_.mode != access_mode::plane) {
         const access_range& r = ranges_[k];
-        source_.fill(plan_.read.offset + r.offset, r.count, want);
         verify_chunk(type, want, got, r.count, plan_.read.offset + r.offset, v);
         return;
     }
-    const auto& shape = access_.shape;
-    const unsigned axis = access_.axis;
-    std::uint64_t inner = 1, outer = 1;
-    for (std::size_t j = axis + 1; j < shape.size(); ++j)
-        inner *= shape[j];
-    for (std::size_t j = 0; j < axis; ++j)
-        outer *= shape[j];
+    const auto [outer, inner] = plane_extent();
     for (std::uint64_t o = 0; o < outer; ++o) {
-        const std::uint64_t first = (o * shape[axis] + planes_[k]) * inner;
-        source_.fill(plan_.read.offset + first, inner, want);
-        verify_chunk(type, want, got + o * inner * esize_, inner, plan_.read.offset + first, v);
+        const std::uint64_t first = (o * access_.shape[access_.axis] + planes_[k]) * inner;
+        verify_chunk(type, want + o * inner * esize_, got + o * inner * esize_, inner,
+                     plan_.read.offset + first, v);
     }
 }
 

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace formatbench {
 
@@ -105,6 +106,9 @@ private:
     phase_sample pattern_phase(verification& v);
     void pattern_op(read_stream& in, std::size_t k, unsigned char* into);
     void verify_op(std::size_t k, const unsigned char* got, verification& v);
+    void expected_op(std::size_t k, unsigned char* out) const;
+    std::pair<std::uint64_t, std::uint64_t> plane_extent() const; // outer, inner
+    void poison_slots(std::size_t first, std::size_t last);
     repetition phases(verification& v, bool recorded);
     void announce(run_phase p) const {
         if (listener_) listener_(p);
