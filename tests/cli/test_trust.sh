@@ -14,6 +14,11 @@
 #      poison), fails verification with every value differing, in one
 #      read, several short reads, streamed chunks, read-at (random,
 #      strided) and read-box (else: such a plugin passes as exact).
+#   3. The buffer guard: a plugin that writes 64 bytes past the buffer it
+#      was given, in its write or its read (one read, short reads, streamed
+#      chunks, read-at, read-box), fails its case naming the plugin, the
+#      phase and the 64 bytes (else: `run` reports it ok, and the memory
+#      after the buffer is corrupted unseen).
 source "$(dirname "$0")/lib.sh"
 cd "$work"
 PLUGINS=(--plugin-path "$FB_TEST_PLUGINS")
@@ -108,6 +113,33 @@ for c in cases:
     assert "values read back differ" in c["error"], (what, c["error"])
     assert v["compared"] > 0 and v["mismatches"] == v["compared"], (what, v)
 PY
+done
+
+# ---- 3. a plugin that writes past the end of a buffer
+cat > overrun.yaml <<'YAML'
+defaults: {repeat: 1, warmup: 0, timeout: 30}
+datasets: [{name: f64, dtype: f64, count: 4096, shape: [16, 256]}]
+formats:
+  - {label: whole, plugin: read_at}
+  - {label: short-reads, plugin: read_at, chunk: 8KiB}
+  - {label: read-at-random, plugin: read_at, access: random, access_block: 64B, access_ops: 10}
+  - {label: read-box, plugin: read_at, access: plane, access_ops: 4}
+YAML
+for fault in overrun_read overrun_write; do
+  for limit in 1GiB 8KiB; do # in memory; streamed in chunks of 8 KiB
+    FB_READ_AT_FAULT=$fault expect_status 1 "$FB" "${PLUGINS[@]}" run overrun.yaml --memory-limit $limit \
+      --json overrun.json --no-console
+    python3 - overrun.json ${fault#overrun_} <<'PY' || fail "an overrun in $fault passed (memory limit $limit)"
+import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+assert len(cases) == 4, len(cases)
+for c in cases:
+    what = (c["format"]["label"], sys.argv[2])
+    assert c["status"] == "failed", (what, c["status"])
+    want = f"plugin 'read_at' wrote past the end of a buffer the runner gave it in its {sys.argv[2]} phase: 64 byte(s) past"
+    assert want in c["error"], (what, c["error"])
+PY
+  done
 done
 
 echo "test_trust: ok"

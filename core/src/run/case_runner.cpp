@@ -204,7 +204,8 @@ case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_s
             op_elements_ = access_.block;
         }
         const std::uint64_t op_bytes = op_elements_ * esize_;
-        slot_bytes_ = (op_bytes + direct_alignment - 1) / direct_alignment * direct_alignment;
+        slot_bytes_ = (op_bytes + aligned_buffer::guard_bytes + direct_alignment - 1) / direct_alignment *
+                      direct_alignment;
         const std::uint64_t ops = std::max<std::uint64_t>(1, access_.ops);
         slots_ =
             std::clamp<std::uint64_t>(pattern_batch_bytes / std::max<std::uint64_t>(1, slot_bytes_), 1, ops);
@@ -276,11 +277,13 @@ std::unique_ptr<read_stream> case_runner::open_read() const {
 phase_sample case_runner::write_phase() {
     detail::restore_default_fp_environment();
     phase_sample t = write_calls();
-    check_calls("write");
+    check_calls("write", &write_buf_);
     return t;
 }
 
-void case_runner::check_calls(const char* phase) const {
+void case_runner::check_calls(const char* phase, const aligned_buffer* buffer) const {
+    if (buffer)
+        if (const std::size_t over = buffer->overrun()) overran(phase, over, buffer->size());
     const detail::fp_environment now = detail::current_fp_environment();
     if (!detail::fp_controls_differ(now)) return;
     const std::string change = detail::describe_fp_change(now);
@@ -293,6 +296,25 @@ void case_runner::check_calls(const char* phase) const {
                     "the environment as it found it (a library it loads, or one built with -ffast-math, "
                     "may be the cause)",
                     plug_.id(), phase, change));
+}
+
+void case_runner::overran(const char* phase, std::size_t bytes, std::uint64_t given) const {
+    throw plugin_error(
+        plug_.id(), FB_E_INTERNAL,
+        fmt::format("plugin '{}' wrote past the end of a buffer the runner gave it in its {} phase: {} "
+                    "byte(s) past its {} bytes (caught by the guard after every buffer the runner hands to "
+                    "a plugin); a plugin must write only the values asked for",
+                    plug_.id(), phase, bytes, given));
+}
+
+void case_runner::check_slots(std::size_t first, std::size_t last) const {
+    for (std::size_t k = first; k < last; ++k) {
+        const std::uint64_t bytes =
+            (access_.mode == access_mode::plane ? op_elements_ : ranges_[k].count) * esize_;
+        const unsigned char* slot = pattern_buf_.data() + (k - first) * slot_bytes_;
+        if (const std::size_t over = detail::canary_overrun(slot + bytes, slot_bytes_ - bytes))
+            overran("read", over, bytes);
+    }
 }
 
 phase_sample case_runner::write_calls() {
@@ -320,7 +342,7 @@ phase_sample case_runner::write_calls() {
         start = clock_reading::start();
         out->write(write_buf_.data(), n);
         accumulate(t, start, clock_reading::stop());
-        check_calls("write");
+        check_calls("write", &write_buf_);
     }
     ranks.finish();
     start = clock_reading::start();
@@ -345,7 +367,7 @@ double case_runner::cache_step() {
 phase_sample case_runner::read_phase(verification& v) {
     detail::restore_default_fp_environment();
     phase_sample t = read_calls(v);
-    check_calls("read");
+    check_calls("read", &read_buf_);
     return t;
 }
 
@@ -377,7 +399,7 @@ phase_sample case_runner::read_calls(verification& v) {
             in->read(read_buf_.data() + first * esize_, std::min(chunk_, read_count_ - first));
         in->close();
         accumulate(t, start, clock_reading::stop());
-        check_calls("read");
+        check_calls("read", &read_buf_);
         t.metrics = in->metrics();
         if (announce_verify_) announce(run_phase::verify);
         verify_chunk(type, expected_ ? expected_->data() : write_buf_.data(), read_buf_.data(), read_count_,
@@ -395,7 +417,7 @@ phase_sample case_runner::read_calls(verification& v) {
         start = clock_reading::start();
         in->read(read_buf_.data(), n);
         accumulate(t, start, clock_reading::stop());
-        check_calls("read");
+        check_calls("read", &read_buf_);
         verify_chunk(type, expected_->data(), read_buf_.data(), n, plan_.read.offset + first, v);
         if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
     }
@@ -476,6 +498,7 @@ phase_sample case_runner::pattern_phase(verification& v) {
         }
         accumulate(t, start, clock_reading::stop());
         check_calls("read");
+        check_slots(first, last);
         if (announce_verify_ && first == 0) announce(run_phase::verify);
         for (std::size_t k = first; k < last; ++k) {
             const unsigned char* got = pattern_buf_.data() + (k - first) * slot_bytes_;
@@ -538,6 +561,7 @@ void case_runner::poison_slots(std::size_t first, std::size_t last) {
         const std::uint64_t bytes =
             (access_.mode == access_mode::plane ? op_elements_ : ranges_[k].count) * esize_;
         poison(slot, slot, bytes);
+        detail::fill_canary(slot + bytes, slot_bytes_ - bytes);
     }
 }
 

@@ -118,8 +118,12 @@ private:
     phase_sample read_calls(verification& v);
     // After plugin calls of `phase`, with the clock stopped: throws
     // plugin_error when the plugin left the floating-point environment
-    // other than the process's default (which is put back first).
-    void check_calls(const char* phase) const;
+    // other than the process's default (which is put back first), or wrote
+    // past the end of `buffer` (its canary, buffer.hpp).
+    void check_calls(const char* phase, const aligned_buffer* buffer = nullptr) const;
+    void overran(const char* phase, std::size_t bytes, std::uint64_t given) const;
+    // The guards after the slots of operations [first, last).
+    void check_slots(std::size_t first, std::size_t last) const;
 
     const case_spec& spec_;
     const plugin& plug_;
@@ -143,7 +147,9 @@ private:
     // An access pattern's operations (study/access.hpp), the buffer their
     // data lands in (one slot per operation, page-aligned, a batch of slots
     // verified together with the clock stopped), the expected values of one
-    // operation, and what a pair of clock readings costs here.
+    // operation, and what a pair of clock readings costs here. Each slot
+    // ends in a guard of at least aligned_buffer::guard_bytes, checked after
+    // each batch (check_slots).
     access_geometry access_;
     std::vector<access_range> ranges_;
     std::vector<std::uint64_t> planes_;
