@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Access patterns end to end (docs/config.md "Access patterns"): what plan
 # refuses before anything runs (a plugin without the extension a pattern
-# needs, direct: true on a plugin that cannot, a block O_DIRECT cannot
+# needs, read: view with a pattern, direct: true on a plugin that cannot, a block O_DIRECT cannot
 # take), and what a run records: per-operation latencies of the READ phase,
 # verified blocks, and cold direct reads that reach the disk.
 source "$(dirname "$0")/lib.sh"
@@ -38,6 +38,22 @@ formats: [{plugin: raw, access: plane}]
 Y
 expect_status 2 "$FB" plan flat-plane.yaml
 expect_in "$work/err" "access: plane needs a data set with a shape"
+
+# read: view with an access pattern was run as one whole-array view and
+# recorded as the pattern: refused, for every pattern.
+for pattern in random sequential strided plane; do
+  cat >view-$pattern.yaml <<Y
+datasets: [{count: 4096, shape: [16, 256]}]
+formats: [{plugin: mmap, read: view, access: $pattern, access_stride: 4KiB}]
+Y
+  expect_status 2 "$FB" plan view-$pattern.yaml
+  expect_in "$work/err" "view-$pattern.yaml"
+  expect_in "$work/err" "format 'mmap'"
+  expect_in "$work/err" "read: view takes one zero-copy view of the whole array and does not combine with access: $pattern"
+  expect_in "$work/err" "use read: copy with access: $pattern"
+  expect_status 2 "$FB" run view-$pattern.yaml --no-console
+  expect_in "$work/err" "does not combine with access: $pattern"
+done
 
 cat >no-direct.yaml <<'Y'
 directory: .
