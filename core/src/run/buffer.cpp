@@ -3,9 +3,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <vector>
 
 namespace formatbench {
 namespace {
@@ -49,6 +51,16 @@ void detail::fill_canary(unsigned char* p, std::size_t n) noexcept {
 }
 
 std::size_t detail::canary_overrun(const unsigned char* p, std::size_t n) noexcept {
+    // The intact canary, compared with memcmp (a 4 KiB canary: ~0.1 us
+    // instead of ~4.6 us byte by byte); a canary longer than it (large
+    // pages, a large direct-I/O alignment) is scanned byte by byte.
+    static const std::vector<unsigned char> intact = [] {
+        std::vector<unsigned char> v(std::max<std::size_t>(page_size(), 4096) +
+                                     2 * aligned_buffer::guard_bytes);
+        fill_canary(v.data(), v.size());
+        return v;
+    }();
+    if (n <= intact.size() && std::memcmp(p, intact.data(), n) == 0) return 0;
     for (std::size_t i = n; i > 0; --i)
         if (p[i - 1] != canary_byte(i - 1)) return i;
     return 0;
