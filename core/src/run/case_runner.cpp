@@ -281,6 +281,11 @@ phase_sample case_runner::write_phase() {
     return t;
 }
 
+void case_runner::fill(std::uint64_t first, std::uint64_t n, unsigned char* out) const {
+    source_.fill(first, n, out);
+    detail::restore_default_fp_environment();
+}
+
 void case_runner::check_calls(const char* phase, const aligned_buffer* buffer) const {
     if (buffer)
         if (const std::size_t over = buffer->overrun()) overran(phase, over, buffer->size());
@@ -336,7 +341,7 @@ phase_sample case_runner::write_calls() {
     check_calls("write");
     for (std::uint64_t first = 0; first < count_; first += chunk_) {
         std::uint64_t n = std::min(chunk_, count_ - first);
-        source_.fill(plan_.write.offset + first, n, write_buf_.data()); // untimed
+        fill(plan_.write.offset + first, n, write_buf_.data()); // untimed
         if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
         ranks.ready(true);
         start = clock_reading::start();
@@ -382,7 +387,7 @@ phase_sample case_runner::read_calls(verification& v) {
     // with their complement, before the meeting that precedes its read.
     const auto prepare = [&](std::uint64_t first) {
         const std::uint64_t n = std::min(chunk_, read_count_ - first);
-        source_.fill(plan_.read.offset + first, n, expected_->data()); // untimed
+        fill(plan_.read.offset + first, n, expected_->data()); // untimed
         poison(read_buf_.data(), expected_->data(), n * esize_);
     };
     if (in_memory_)
@@ -456,7 +461,7 @@ phase_sample case_runner::view_phase(verification& v) {
     } else {
         for (std::uint64_t first = 0; first < read_count_; first += chunk_) {
             std::uint64_t n = std::min(chunk_, read_count_ - first);
-            source_.fill(plan_.read.offset + first, n, expected_->data()); // untimed
+            fill(plan_.read.offset + first, n, expected_->data()); // untimed
             verify_chunk(type, expected_->data(), data + first * esize_, n, plan_.read.offset + first, v);
             if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
         }
@@ -533,13 +538,13 @@ void case_runner::pattern_op(read_stream& in, std::size_t k, unsigned char* into
 // (o x shape[a] + i) x inner.
 void case_runner::expected_op(std::size_t k, unsigned char* out) const {
     if (access_.mode != access_mode::plane) {
-        source_.fill(plan_.read.offset + ranges_[k].offset, ranges_[k].count, out);
+        fill(plan_.read.offset + ranges_[k].offset, ranges_[k].count, out);
         return;
     }
     const auto [outer, inner] = plane_extent();
     for (std::uint64_t o = 0; o < outer; ++o)
-        source_.fill(plan_.read.offset + (o * access_.shape[access_.axis] + planes_[k]) * inner, inner,
-                     out + o * inner * esize_);
+        fill(plan_.read.offset + (o * access_.shape[access_.axis] + planes_[k]) * inner, inner,
+             out + o * inner * esize_);
 }
 
 std::pair<std::uint64_t, std::uint64_t> case_runner::plane_extent() const {

@@ -121,6 +121,12 @@ private:
     // other than the process's default (which is put back first), or wrote
     // past the end of `buffer` (its canary, buffer.hpp).
     void check_calls(const char* phase, const aligned_buffer* buffer = nullptr) const;
+    // Values [first, first + n) of the data source, made between a phase's
+    // plugin calls: a from_file source reads through a plugin, whose
+    // libraries may change the floating-point environment as they load
+    // (HDF5's LZF filter); the default is put back, so that the check after
+    // the phase's next call blames only that call.
+    void fill(std::uint64_t first, std::uint64_t n, unsigned char* out) const;
     void overran(const char* phase, std::size_t bytes, std::uint64_t given) const;
     // The guards after the slots of operations [first, last).
     void check_slots(std::size_t first, std::size_t last) const;
