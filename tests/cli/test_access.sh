@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Access patterns end to end (docs/config.md "Access patterns"): what plan
 # refuses before anything runs (a plugin without the extension a pattern
-# needs, direct: true on a plugin that cannot, a block O_DIRECT cannot
+# needs, read: view with a pattern, a stride of part of an element, direct: true on a plugin that cannot, a block O_DIRECT cannot
 # take), and what a run records: per-operation latencies of the READ phase,
 # verified blocks, and cold direct reads that reach the disk.
 source "$(dirname "$0")/lib.sh"
@@ -38,6 +38,32 @@ formats: [{plugin: raw, access: plane}]
 Y
 expect_status 2 "$FB" plan flat-plane.yaml
 expect_in "$work/err" "access: plane needs a data set with a shape"
+
+# A stride that is not a whole number of elements was rounded down (12 B
+# of f64 read every 8 B): refused.
+cat >odd-stride.yaml <<'Y'
+datasets: [{dtype: f64, count: 1000}]
+formats: [{plugin: raw, access: strided, access_block: 8B, access_stride: 12}]
+Y
+expect_status 2 "$FB" plan odd-stride.yaml
+expect_in "$work/err" "format 'raw'"
+expect_in "$work/err" "access_stride 12 B is not a whole number of f64 elements (8 B each): give a multiple of 8 B, such as 8 B or 16 B"
+
+# read: view with an access pattern was run as one whole-array view and
+# recorded as the pattern: refused, for every pattern.
+for pattern in random sequential strided plane; do
+  cat >view-$pattern.yaml <<Y
+datasets: [{count: 4096, shape: [16, 256]}]
+formats: [{plugin: mmap, read: view, access: $pattern, access_stride: 4KiB}]
+Y
+  expect_status 2 "$FB" plan view-$pattern.yaml
+  expect_in "$work/err" "view-$pattern.yaml"
+  expect_in "$work/err" "format 'mmap'"
+  expect_in "$work/err" "read: view takes one zero-copy view of the whole array and does not combine with access: $pattern"
+  expect_in "$work/err" "use read: copy with access: $pattern"
+  expect_status 2 "$FB" run view-$pattern.yaml --no-console
+  expect_in "$work/err" "does not combine with access: $pattern"
+done
 
 cat >no-direct.yaml <<'Y'
 directory: .

@@ -22,6 +22,16 @@ for bad in "missing/r.json" "data" ; do
   [ -z "$(ls -A data)" ] || fail "a case ran before the bad output '$bad' was found"
 done
 expect_in "$work/err" "is a folder"
+# A folder that says it may be written (root passes access() in /proc) but
+# takes no file: found by making a file there before the run, not after it
+# (the JSON was lost after the whole run).
+expect_status 2 "$FB" run s.yaml --json /proc/r.json --directory data
+expect_in "$work/err" "json output '/proc/r.json': cannot create a file in folder '/proc'"
+[ -z "$(ls -A data)" ] || fail "a case ran before the output /proc/r.json was found unwritable"
+# The trial file is removed: a good path leaves only the output.
+mkdir probe-out
+expect_status 0 "$FB" run s.yaml --json probe-out/r.json --directory data --no-console
+[ "$(ls -A probe-out)" = r.json ] || fail "the output folder holds $(ls -A probe-out)"
 cat > outs.yaml <<'EOF'
 datasets: [{count: 1e4}]
 formats: [raw]

@@ -26,17 +26,29 @@
  *   unstable        reading the offset of the stream's first read-at again
  *                   gives its first element with one bit changed;
  *   refuse_u8       formatbench.check-options/1 refuses u8 with the default
- *                   options (which it otherwise accepts for every dtype). */
+ *                   options (which it otherwise accepts for every dtype).
+ * and, for the tests of the runner (tests/cli/test_trust.sh):
+ *   read_nothing    read(), read-at and read-box claim success and leave the
+ *                   buffer as it was;
+ *   overrun_read    every read writes 64 zero bytes past the values asked for;
+ *   overrun_write   every write writes 64 zero bytes past the values given;
+ *   flush_to_zero   every write turns on flush-to-zero and
+ *                   denormals-are-zero (MXCSR; rounding toward zero where
+ *                   there is no MXCSR) and leaves them on. */
 #define _GNU_SOURCE /* O_DIRECT */
 #include <formatbench/plugin.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fenv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 #ifdef WRONG_ELEMENT
 #define PLUGIN_ID "wrong_block"
@@ -56,7 +68,11 @@ enum fault {
     FAULT_ACCEPT_OUTSIDE,
     FAULT_ACCEPT_NDIM,
     FAULT_BOX_START0,
-    FAULT_UNSTABLE
+    FAULT_UNSTABLE,
+    FAULT_READ_NOTHING,
+    FAULT_OVERRUN_READ,
+    FAULT_OVERRUN_WRITE,
+    FAULT_FLUSH_TO_ZERO
 };
 
 struct fb_stream {
@@ -87,6 +103,10 @@ static enum fault fault_from_environment(void) {
     if (strcmp(f, "accept_ndim") == 0) return FAULT_ACCEPT_NDIM;
     if (strcmp(f, "box_start0") == 0) return FAULT_BOX_START0;
     if (strcmp(f, "unstable") == 0) return FAULT_UNSTABLE;
+    if (strcmp(f, "read_nothing") == 0) return FAULT_READ_NOTHING;
+    if (strcmp(f, "overrun_read") == 0) return FAULT_OVERRUN_READ;
+    if (strcmp(f, "overrun_write") == 0) return FAULT_OVERRUN_WRITE;
+    if (strcmp(f, "flush_to_zero") == 0) return FAULT_FLUSH_TO_ZERO;
     return FAULT_NONE;
 }
 
@@ -142,8 +162,8 @@ static fb_status open_stream(const fb_open_args* args, int writing, fb_stream** 
             return st;
         }
         s->count = args->count;
-        s->fault = fault_from_environment();
     }
+    s->fault = fault_from_environment();
     *out = s;
     return FB_OK;
 }
@@ -159,6 +179,14 @@ static fb_status open_read(const fb_open_args* args, fb_stream** out, char* err,
 static fb_status write_data(fb_stream* s, const void* data, uint64_t count, char* err, size_t err_size) {
     const char* p = data;
     size_t left = (size_t)count * s->element_size;
+    if (s->fault == FAULT_OVERRUN_WRITE) memset((unsigned char*)data + left, 0, 64);
+    if (s->fault == FAULT_FLUSH_TO_ZERO) {
+#if defined(__x86_64__) || defined(__i386__)
+        _mm_setcsr(_mm_getcsr() | 0x8040u);
+#else
+        fesetround(FE_TOWARDZERO);
+#endif
+    }
     while (left > 0) {
         ssize_t w = write(s->fd, p, left);
         if (w < 0 && errno == EINTR) continue;
@@ -224,10 +252,13 @@ static fb_status pread_direct(fb_stream* s, unsigned char* dst, size_t n, uint64
  * read(), read-at and read-box. */
 static fb_status read_elements(fb_stream* s, uint64_t offset, void* data, uint64_t count, char* err,
                                size_t err_size) {
-    if (count == 0) return FB_OK;
+    if (count == 0 || s->fault == FAULT_READ_NOTHING) return FB_OK;
     size_t n = (size_t)count * s->element_size;
     uint64_t at = offset * s->element_size;
-    return s->direct ? pread_direct(s, data, n, at, err, err_size) : pread_all(s, data, n, at, err, err_size);
+    fb_status st =
+        s->direct ? pread_direct(s, data, n, at, err, err_size) : pread_all(s, data, n, at, err, err_size);
+    if (st == FB_OK && s->fault == FAULT_OVERRUN_READ) memset((unsigned char*)data + n, 0, 64);
+    return st;
 }
 
 /* What read-at and read-box return: read_elements, but in wrong_block with

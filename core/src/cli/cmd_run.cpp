@@ -18,6 +18,7 @@
 #include "results/noise.hpp"
 #include "results/summary.hpp"
 #include "run/mpi_world.hpp"
+#include "run/rank_agreement.hpp"
 #include "run/resume.hpp"
 #include "run/study_run.hpp"
 #include "study/builtin.hpp"
@@ -206,6 +207,18 @@ int run_command(const global_options& global, const run_arguments& a) {
                             code == exit_usage, colour_for(global, STDERR_FILENO));
             world->barrier();
             throw silent_exit{code};
+        }
+    }
+    if (world) {
+        // Every rank runs the same expanded study (run/rank_agreement.hpp):
+        // ranks started with other studies or --set values stop here, before
+        // any case, instead of running mismatched cases or waiting for ever.
+        try {
+            detail::check_ranks_agree(*world, detail::study_fingerprint(p->s, p->options));
+        } catch (const usage_error& e) {
+            if (leader) print_error(e.what(), true, colour_for(global, STDERR_FILENO));
+            world->barrier();
+            throw silent_exit{exit_usage};
         }
     }
     p->options.world = world.get();

@@ -4,6 +4,7 @@
 // Standard output is checked at the end of every command: a write lost to a
 // full disk, a closed pipe or /dev/full is an error, never a silent success.
 #include "base/error.hpp"
+#include "base/fp_env.hpp"
 #include "base/text.hpp"
 #include "build_config.hpp"
 #include "cli/commands.hpp"
@@ -32,6 +33,8 @@ void print_error(const std::string& what, bool usage, bool colour) {
 
 int main(int argc, char** argv) {
     using namespace formatbench;
+    // Taken before any plugin is loaded: what every case starts in.
+    detail::default_fp_environment();
     // A closed pipe on standard output is an error to report (EPIPE), not a
     // signal that ends the process before the other outputs are written.
     std::signal(SIGPIPE, SIG_IGN);

@@ -117,6 +117,17 @@ void check_output_path(const std::string& path, const std::string& what) {
     if (::access(parent.c_str(), W_OK | X_OK) != 0)
         throw usage_error(fmt::format("{} '{}': cannot write in folder '{}': {}", what, path, parent.string(),
                                       std::strerror(errno)));
+    // access() says yes to root in folders that take no file (/proc, /sys)
+    // or refuse one for other reasons: the file the output is written to
+    // first (write_atomically's) is made and removed now, so such a
+    // path fails here, before the run, not after it.
+    const std::string probe = fmt::format("{}.tmp-{}", path, ::getpid());
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        throw usage_error(fmt::format("{} '{}': cannot create a file in folder '{}': {}", what, path,
+                                      parent.string(), std::strerror(errno)));
+    ::close(fd);
+    ::unlink(probe.c_str());
 }
 
 void flush_standard_output() {

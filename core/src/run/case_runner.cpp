@@ -2,6 +2,7 @@
 #include "run/case_runner.hpp"
 
 #include "base/error.hpp"
+#include "base/fp_env.hpp"
 #include "results/stats.hpp"
 #include "run/communicator.hpp"
 #include "run/file_ops.hpp"
@@ -26,10 +27,13 @@ namespace formatbench {
 namespace {
 volatile unsigned char touched_sink;
 
-// Fills the read buffer with a pattern before each read, so a plugin that
-// reports success without delivering data cannot pass on stale bytes.
-void poison(aligned_buffer& b) {
-    std::memset(b.data(), 0xA5, b.size());
+// Fills `into` before a read with the complement of the bytes the read
+// should deliver (`expected`): a plugin whose read reports success without
+// delivering the data leaves every byte differing from the data, whatever
+// the data are (a fixed pattern would pass on data made of that pattern).
+void poison(unsigned char* into, const unsigned char* expected, std::uint64_t bytes) {
+    for (std::uint64_t i = 0; i < bytes; ++i)
+        into[i] = static_cast<unsigned char>(~expected[i]);
 }
 
 } // namespace
@@ -200,7 +204,8 @@ case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_s
             op_elements_ = access_.block;
         }
         const std::uint64_t op_bytes = op_elements_ * esize_;
-        slot_bytes_ = (op_bytes + direct_alignment - 1) / direct_alignment * direct_alignment;
+        slot_bytes_ = (op_bytes + aligned_buffer::guard_bytes + direct_alignment - 1) / direct_alignment *
+                      direct_alignment;
         const std::uint64_t ops = std::max<std::uint64_t>(1, access_.ops);
         slots_ =
             std::clamp<std::uint64_t>(pattern_batch_bytes / std::max<std::uint64_t>(1, slot_bytes_), 1, ops);
@@ -270,6 +275,54 @@ std::unique_ptr<read_stream> case_runner::open_read() const {
 }
 
 phase_sample case_runner::write_phase() {
+    detail::restore_default_fp_environment();
+    phase_sample t = write_calls();
+    check_calls("write", &write_buf_);
+    return t;
+}
+
+void case_runner::fill(std::uint64_t first, std::uint64_t n, unsigned char* out) const {
+    source_.fill(first, n, out);
+    detail::restore_default_fp_environment();
+}
+
+void case_runner::check_calls(const char* phase, const aligned_buffer* buffer) const {
+    if (buffer)
+        if (const std::size_t over = buffer->overrun()) overran(phase, over, buffer->size());
+    const detail::fp_environment now = detail::current_fp_environment();
+    if (!detail::fp_controls_differ(now)) return;
+    const std::string change = detail::describe_fp_change(now);
+    detail::restore_default_fp_environment();
+    throw plugin_error(
+        plug_.id(), FB_E_INTERNAL,
+        fmt::format("plugin '{}' changed the floating-point environment during its {} phase and left it "
+                    "changed: {}. Everything computed after it in the process (the data, the "
+                    "verification, the plugin's own conversions) would depend on it; a plugin must leave "
+                    "the environment as it found it (a library it loads, or one built with -ffast-math, "
+                    "may be the cause)",
+                    plug_.id(), phase, change));
+}
+
+void case_runner::overran(const char* phase, std::size_t bytes, std::uint64_t given) const {
+    throw plugin_error(
+        plug_.id(), FB_E_INTERNAL,
+        fmt::format("plugin '{}' wrote past the end of a buffer the runner gave it in its {} phase: {} "
+                    "byte(s) past its {} bytes (caught by the guard after every buffer the runner hands to "
+                    "a plugin); a plugin must write only the values asked for",
+                    plug_.id(), phase, bytes, given));
+}
+
+void case_runner::check_slots(std::size_t first, std::size_t last) const {
+    for (std::size_t k = first; k < last; ++k) {
+        const std::uint64_t bytes =
+            (access_.mode == access_mode::plane ? op_elements_ : ranges_[k].count) * esize_;
+        const unsigned char* slot = pattern_buf_.data() + (k - first) * slot_bytes_;
+        if (const std::size_t over = detail::canary_overrun(slot + bytes, slot_bytes_ - bytes))
+            overran("read", over, bytes);
+    }
+}
+
+phase_sample case_runner::write_calls() {
     phase_sample t;
     piece_meetings ranks(write_meets_ ? plan_.meeting : nullptr);
     auto start = clock_reading::start();
@@ -285,14 +338,16 @@ phase_sample case_runner::write_phase() {
         return t;
     }
     accumulate(t, start, clock_reading::stop());
+    check_calls("write");
     for (std::uint64_t first = 0; first < count_; first += chunk_) {
         std::uint64_t n = std::min(chunk_, count_ - first);
-        source_.fill(plan_.write.offset + first, n, write_buf_.data()); // untimed
+        fill(plan_.write.offset + first, n, write_buf_.data()); // untimed
         if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
         ranks.ready(true);
         start = clock_reading::start();
         out->write(write_buf_.data(), n);
         accumulate(t, start, clock_reading::stop());
+        check_calls("write", &write_buf_);
     }
     ranks.finish();
     start = clock_reading::start();
@@ -315,13 +370,30 @@ double case_runner::cache_step() {
 }
 
 phase_sample case_runner::read_phase(verification& v) {
+    detail::restore_default_fp_environment();
+    phase_sample t = read_calls(v);
+    check_calls("read", &read_buf_);
+    return t;
+}
+
+phase_sample case_runner::read_calls(verification& v) {
     v.lossless_expected = setup_.lossless_expected;
     v.tolerance = spec_.format.tolerance;
     if (spec_.params.read == read_mode::view) return view_phase(v);
     if (access_.mode != access_mode::whole) return pattern_phase(v);
     phase_sample t;
     const dtype type = spec_.dataset.type;
-    poison(read_buf_);
+    // Streamed: a chunk's expected values are made, and the buffer poisoned
+    // with their complement, before the meeting that precedes its read.
+    const auto prepare = [&](std::uint64_t first) {
+        const std::uint64_t n = std::min(chunk_, read_count_ - first);
+        fill(plan_.read.offset + first, n, expected_->data()); // untimed
+        poison(read_buf_.data(), expected_->data(), n * esize_);
+    };
+    if (in_memory_)
+        poison(read_buf_.data(), expected_ ? expected_->data() : write_buf_.data(), read_count_ * esize_);
+    else if (read_count_ > 0)
+        prepare(0);
     piece_meetings ranks(read_meets_ ? plan_.meeting : nullptr);
     ranks.ready(read_count_ > 0); // round 0 precedes the open and chunk 0
     auto start = clock_reading::start();
@@ -332,6 +404,7 @@ phase_sample case_runner::read_phase(verification& v) {
             in->read(read_buf_.data() + first * esize_, std::min(chunk_, read_count_ - first));
         in->close();
         accumulate(t, start, clock_reading::stop());
+        check_calls("read", &read_buf_);
         t.metrics = in->metrics();
         if (announce_verify_) announce(run_phase::verify);
         verify_chunk(type, expected_ ? expected_->data() : write_buf_.data(), read_buf_.data(), read_count_,
@@ -339,16 +412,19 @@ phase_sample case_runner::read_phase(verification& v) {
         return t;
     }
     accumulate(t, start, clock_reading::stop());
+    check_calls("read");
     for (std::uint64_t first = 0; first < read_count_; first += chunk_) {
         std::uint64_t n = std::min(chunk_, read_count_ - first);
-        if (first > 0) ranks.ready(true);
+        if (first > 0) {
+            prepare(first);
+            ranks.ready(true);
+        }
         start = clock_reading::start();
         in->read(read_buf_.data(), n);
         accumulate(t, start, clock_reading::stop());
-        source_.fill(plan_.read.offset + first, n, expected_->data()); // untimed
+        check_calls("read", &read_buf_);
         verify_chunk(type, expected_->data(), read_buf_.data(), n, plan_.read.offset + first, v);
         if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
-        poison(read_buf_);
     }
     ranks.finish();
     start = clock_reading::start();
@@ -377,6 +453,7 @@ phase_sample case_runner::view_phase(verification& v) {
                         plan_.read_path));
     touch_pages(data, read_count_ * esize_);
     accumulate(t, start, clock_reading::stop());
+    check_calls("read");
     if (in_memory_) {
         if (announce_verify_) announce(run_phase::verify);
         verify_chunk(type, expected_ ? expected_->data() : write_buf_.data(), data, read_count_,
@@ -384,7 +461,7 @@ phase_sample case_runner::view_phase(verification& v) {
     } else {
         for (std::uint64_t first = 0; first < read_count_; first += chunk_) {
             std::uint64_t n = std::min(chunk_, read_count_ - first);
-            source_.fill(plan_.read.offset + first, n, expected_->data()); // untimed
+            fill(plan_.read.offset + first, n, expected_->data()); // untimed
             verify_chunk(type, expected_->data(), data + first * esize_, n, plan_.read.offset + first, v);
             if (piece_delay_.count()) std::this_thread::sleep_for(piece_delay_);
         }
@@ -402,8 +479,8 @@ phase_sample case_runner::view_phase(verification& v) {
 // own, with nothing but the plugin call between its two clock readings.
 // The operations' data lands in slots of one buffer; when the slots are
 // full (or the operations done) the phase's clock stops, the batch is
-// verified against regenerated values, poisoned again, and the clock goes
-// on, so verification is never timed.
+// verified against regenerated values, the next batch's slots are poisoned
+// (poison_slots), and the clock goes on, so neither is ever timed.
 phase_sample case_runner::pattern_phase(verification& v) {
     using clock = std::chrono::steady_clock;
     phase_sample t;
@@ -411,7 +488,7 @@ phase_sample case_runner::pattern_phase(verification& v) {
     std::vector<double> latencies;
     latencies.reserve(n);
     std::uint64_t bytes = 0;
-    std::memset(pattern_buf_.data(), 0xA5, pattern_buf_.size());
+    poison_slots(0, std::min<std::size_t>(n, slots_));
     auto start = clock_reading::start();
     phase_started_ = steady_seconds(start.wall);
     auto in = open_read();
@@ -425,13 +502,15 @@ phase_sample case_runner::pattern_phase(verification& v) {
             latencies.push_back(std::chrono::duration<double, std::nano>(b - a).count());
         }
         accumulate(t, start, clock_reading::stop());
+        check_calls("read");
+        check_slots(first, last);
         if (announce_verify_ && first == 0) announce(run_phase::verify);
         for (std::size_t k = first; k < last; ++k) {
             const unsigned char* got = pattern_buf_.data() + (k - first) * slot_bytes_;
             verify_op(k, got, v);
             bytes += (access_.mode == access_mode::plane ? op_elements_ : ranges_[k].count) * esize_;
         }
-        std::memset(pattern_buf_.data(), 0xA5, (last - first) * slot_bytes_);
+        poison_slots(last, std::min<std::size_t>(n, last + slots_));
         start = clock_reading::start();
     }
     in->close();
@@ -452,30 +531,59 @@ void case_runner::pattern_op(read_stream& in, std::size_t k, unsigned char* into
     in.read_box(start, count, into);
 }
 
-// The expected values of operation k, regenerated run by run: a plane
-// orthogonal to axis a at index i is, for each of the prod(shape[..a])
-// outer positions o, the prod(shape[a+1..]) contiguous elements from
+// The expected values of operation k, regenerated run by run, as the
+// operation delivers them: a range's elements, or a plane orthogonal to
+// axis a at index i, which is, for each of the prod(shape[..a]) outer
+// positions o, the prod(shape[a+1..]) contiguous elements from
 // (o x shape[a] + i) x inner.
+void case_runner::expected_op(std::size_t k, unsigned char* out) const {
+    if (access_.mode != access_mode::plane) {
+        fill(plan_.read.offset + ranges_[k].offset, ranges_[k].count, out);
+        return;
+    }
+    const auto [outer, inner] = plane_extent();
+    for (std::uint64_t o = 0; o < outer; ++o)
+        fill(plan_.read.offset + (o * access_.shape[access_.axis] + planes_[k]) * inner, inner,
+             out + o * inner * esize_);
+}
+
+std::pair<std::uint64_t, std::uint64_t> case_runner::plane_extent() const {
+    const auto& shape = access_.shape;
+    std::uint64_t inner = 1, outer = 1;
+    for (std::size_t j = access_.axis + 1; j < shape.size(); ++j)
+        inner *= shape[j];
+    for (std::size_t j = 0; j < access_.axis; ++j)
+        outer *= shape[j];
+    return {outer, inner};
+}
+
+// The slots of operations [first, last) get the complement of what each
+// should deliver (poison above).
+void case_runner::poison_slots(std::size_t first, std::size_t last) {
+    for (std::size_t k = first; k < last; ++k) {
+        unsigned char* slot = pattern_buf_.data() + (k - first) * slot_bytes_;
+        expected_op(k, slot);
+        const std::uint64_t bytes =
+            (access_.mode == access_mode::plane ? op_elements_ : ranges_[k].count) * esize_;
+        poison(slot, slot, bytes);
+        detail::fill_canary(slot + bytes, slot_bytes_ - bytes);
+    }
+}
+
 void case_runner::verify_op(std::size_t k, const unsigned char* got, verification& v) {
     const dtype type = spec_.dataset.type;
     unsigned char* want = pattern_expected_.data();
+    expected_op(k, want);
     if (access_.mode != access_mode::plane) {
         const access_range& r = ranges_[k];
-        source_.fill(plan_.read.offset + r.offset, r.count, want);
         verify_chunk(type, want, got, r.count, plan_.read.offset + r.offset, v);
         return;
     }
-    const auto& shape = access_.shape;
-    const unsigned axis = access_.axis;
-    std::uint64_t inner = 1, outer = 1;
-    for (std::size_t j = axis + 1; j < shape.size(); ++j)
-        inner *= shape[j];
-    for (std::size_t j = 0; j < axis; ++j)
-        outer *= shape[j];
+    const auto [outer, inner] = plane_extent();
     for (std::uint64_t o = 0; o < outer; ++o) {
-        const std::uint64_t first = (o * shape[axis] + planes_[k]) * inner;
-        source_.fill(plan_.read.offset + first, inner, want);
-        verify_chunk(type, want, got + o * inner * esize_, inner, plan_.read.offset + first, v);
+        const std::uint64_t first = (o * access_.shape[access_.axis] + planes_[k]) * inner;
+        verify_chunk(type, want + o * inner * esize_, got + o * inner * esize_, inner,
+                     plan_.read.offset + first, v);
     }
 }
 

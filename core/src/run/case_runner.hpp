@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace formatbench {
 
@@ -83,7 +84,9 @@ public:
     repetition run_repetition(verification& v);
 
     // The phases (docs/methodology.md). Each throws plugin_error or
-    // std::system_error for a failing plugin or file system.
+    // std::system_error for a failing plugin or file system. The write and
+    // read phases start in the process's default floating-point environment
+    // (base/fp_env.hpp) and fail when the plugin's calls change it.
     void remove_previous();                   // untimed: every write starts from no file
     phase_sample write_phase();               // open .. close, plus the study's sync
     double cache_step();                      // cache: cold drops the file's pages; residency after
@@ -103,11 +106,30 @@ private:
     phase_sample pattern_phase(verification& v);
     void pattern_op(read_stream& in, std::size_t k, unsigned char* into);
     void verify_op(std::size_t k, const unsigned char* got, verification& v);
+    void expected_op(std::size_t k, unsigned char* out) const;
+    std::pair<std::uint64_t, std::uint64_t> plane_extent() const; // outer, inner
+    void poison_slots(std::size_t first, std::size_t last);
     repetition phases(verification& v, bool recorded);
     void announce(run_phase p) const {
         if (listener_) listener_(p);
     }
     void sync();
+    phase_sample write_calls();
+    phase_sample read_calls(verification& v);
+    // After plugin calls of `phase`, with the clock stopped: throws
+    // plugin_error when the plugin left the floating-point environment
+    // other than the process's default (which is put back first), or wrote
+    // past the end of `buffer` (its canary, buffer.hpp).
+    void check_calls(const char* phase, const aligned_buffer* buffer = nullptr) const;
+    // Values [first, first + n) of the data source, made between a phase's
+    // plugin calls: a from_file source reads through a plugin, whose
+    // libraries may change the floating-point environment as they load
+    // (HDF5's LZF filter); the default is put back, so that the check after
+    // the phase's next call blames only that call.
+    void fill(std::uint64_t first, std::uint64_t n, unsigned char* out) const;
+    void overran(const char* phase, std::size_t bytes, std::uint64_t given) const;
+    // The guards after the slots of operations [first, last).
+    void check_slots(std::size_t first, std::size_t last) const;
 
     const case_spec& spec_;
     const plugin& plug_;
@@ -131,7 +153,9 @@ private:
     // An access pattern's operations (study/access.hpp), the buffer their
     // data lands in (one slot per operation, page-aligned, a batch of slots
     // verified together with the clock stopped), the expected values of one
-    // operation, and what a pair of clock readings costs here.
+    // operation, and what a pair of clock readings costs here. Each slot
+    // ends in a guard of at least aligned_buffer::guard_bytes, checked after
+    // each batch (check_slots).
     access_geometry access_;
     std::vector<access_range> ranges_;
     std::vector<std::uint64_t> planes_;

@@ -2,6 +2,7 @@
 #include "run/local_case.hpp"
 
 #include "base/error.hpp"
+#include "base/fp_env.hpp"
 #include "run/file_ops.hpp"
 #include "run/system_info.hpp"
 
@@ -33,6 +34,9 @@ step_result local_case::guarded(Fn&& fn) {
 }
 
 void local_case::set_up(case_setup& setup) {
+    // The data is made in the default environment, whatever the process
+    // loaded before (base/fp_env.hpp).
+    detail::restore_default_fp_environment();
     plugin_ = &env_.plugins->get(spec_.format.plugin);
     plan_ = plan_rank(spec_, env_.place, data_path(env_.directory, spec_, *plugin_));
     plan_.meeting = env_.ranks;

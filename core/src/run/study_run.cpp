@@ -2,6 +2,7 @@
 #include "run/study_run.hpp"
 
 #include "base/error.hpp"
+#include "base/fp_env.hpp"
 #include "run/executor.hpp"
 #include "run/file_ops.hpp"
 #include "run/rank_executor.hpp"
@@ -75,6 +76,13 @@ std::uint64_t agreed_minimum(communicator& world, std::uint64_t mine) {
 run_outcome run_study(const study& s, const registry& reg, observer_list& observers,
                       const study_run_options& options) {
     signal_scope signals;
+    // The checks before the run loaded plugins and what they load (the hdf5
+    // plugin's filter check loads HDF5's filter plugins, and Debian's
+    // bitshuffle filter turns on flush-to-zero as it loads): every worker
+    // forked from here, and every case run here, starts in the environment
+    // the process started in (base/fp_env.hpp). The libraries stay loaded,
+    // so a worker does not load them again inside a phase.
+    detail::restore_default_fp_environment();
     communicator* world = options.world;
     const bool leader = !world || world->rank() == 0;
     const bool own_dir = s.directory.empty();

@@ -69,6 +69,14 @@ access_check check_access(const run_params& p, const dataset_spec& d) {
     case access_mode::random: g.ops = p.access_ops ? p.access_ops : default_ops; break;
     case access_mode::strided: {
         g.stride = p.access_stride / esize;
+        // Rounded, the blocks would start elsewhere than the study says.
+        if (p.access_stride % esize != 0) {
+            out.error = fmt::format("access_stride {} B is not a whole number of {} elements ({} B each): "
+                                    "give a multiple of {} B, such as {} B or {} B",
+                                    p.access_stride, dtype_name(d.type), esize, esize,
+                                    p.access_stride / esize * esize, (p.access_stride / esize + 1) * esize);
+            break;
+        }
         if (g.stride == 0) {
             out.error =
                 fmt::format("access: strided needs access_stride, the bytes from one block's start to "

@@ -45,6 +45,13 @@ void check_study_plugins(const study& s, const registry& reg) {
                 throw usage_error(where + e.what());
             }
         }
+        if (c.params.read == read_mode::view && c.params.access != access_mode::whole)
+            throw usage_error(where +
+                              fmt::format("read: view takes one zero-copy view of the whole array and "
+                                          "does not combine with access: {} (operations timed one by "
+                                          "one through read-at or read-box): use read: copy with "
+                                          "access: {}, or access: whole with read: view",
+                                          to_string(c.params.access), to_string(c.params.access)));
         if (c.params.read == read_mode::view && !p->has_extension(FB_EXT_ZERO_COPY_READ_V1)) {
             std::vector<std::string> offering;
             for (const auto& q : reg.plugins())
