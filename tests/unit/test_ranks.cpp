@@ -211,7 +211,7 @@ TEST(combine_facts, per_rank_files_add_a_shared_file_counts_once) {
 
 } // namespace
 
-TEST(ranks, latencies_are_those_of_every_rank_s_operations) {
+TEST(combine_phase, latencies_are_those_of_every_rank_s_operations) {
     // Rank 0: 100 operations, percentiles 100, 101, ..., 200 ns (p99.9 at
     // 199.9); rank 1: 300 operations, 300 .. 400 ns (p99.9 at 399.9). All
     // 400 together, by hand: a quarter are rank 0's, all below 300 ns.
