@@ -257,13 +257,16 @@ void summarize_shared_writes(std::vector<case_result>& cases, double noise_cv, u
         return summarize_phase(samples, phase_bytes(c, true), noise_cv, noise_min_samples,
                                c.spec.params.precision);
     };
+    // A case alone (most of a large record) has its own write: copied, not
+    // summarized again.
     for (const auto& [key, members] : groups) {
-        const phase_figures shared = summarize_write(members);
+        const phase_figures shared =
+            members.size() == 1 ? cases[members.front()].figures.write : summarize_write(members);
         for (std::size_t j : members)
             cases[j].figures.shared_write = shared;
     }
-    for (std::size_t i = 0; i < cases.size(); ++i)
-        if (cases[i].status != case_status::ok) cases[i].figures.shared_write = summarize_write({i});
+    for (case_result& c : cases)
+        if (c.status != case_status::ok) c.figures.shared_write = c.figures.write;
 }
 
 // shared_write_times for every case at once, in O(cases): the cases are
