@@ -905,12 +905,14 @@ TEST(config_workload, errors_name_the_field_and_what_to_do) {
         EXPECT_NE(text.find(part), std::string::npos) << text;
     };
     has(load("3"), "<t>:3:11: workload: expected a map like {write: 1, reads: [{access: random");
-    has(load("{writes: 1}"), "workload: unknown key 'writes' (did you mean 'write'?); expected one of: write, reads");
+    has(load("{writes: 1}"),
+        "workload: unknown key 'writes' (did you mean 'write'?); expected one of: write, reads");
     has(load("{write: -1}"), "workload.write: expected a weight, 0 or more");
     has(load("{write: 0}"), "workload: every weight is 0: give the write or a read a weight above 0");
     has(load("{reads: []}"), "workload.reads: expected a non-empty list of reads");
     has(load("{reads: [{access: random, cache: cold}]}"), "workload.reads[0]: missing required key 'weight'");
-    has(load("{reads: [{acess: random, weight: 1}]}"), "workload.reads[0]: unknown key 'acess' (did you mean 'access'?)");
+    has(load("{reads: [{acess: random, weight: 1}]}"),
+        "workload.reads[0]: unknown key 'acess' (did you mean 'access'?)");
     has(load("{reads: [{access: random, cache: [warm, cold], weight: 1}]}"),
         "workload.reads[0].cache: a workload phase names one value; give each value its own read");
     has(load("{reads: [{access: random, repeat: 3, weight: 1}]}"),
