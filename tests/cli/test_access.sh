@@ -273,4 +273,36 @@ for c in json.load(open(sys.argv[1]))["cases"]:
         assert s["read"]["latency"]["ops"] == 100
 PY
 fi
+# ---- the verdict per kind of read, and a workload's one recommendation
+# (docs/results.md "The verdict"): random blocks and whole reads are ranked
+# apart, each sentence led by its kind; the write once per format (raw and
+# raw-whole are one plugin); the recommendation names its mix, in the
+# console, the Markdown and the record (read back by report).
+cat >mix.yaml <<'Y'
+directory: .
+defaults: {repeat: 2, warmup: 0}
+datasets: [{count: 262144}]
+formats: [{plugin: raw, access: random, access_ops: 50}, {plugin: npy, access: random, access_ops: 50},
+          {plugin: raw, label: raw-whole}, {plugin: npy, label: npy-whole}]
+workload: {write: 1, reads: [{access: random, weight: 100}, {access: whole, weight: 2}]}
+Y
+expect_status 0 "$FB" run mix.yaml --json mix.json --markdown mix.md --progress none --width unlimited
+for f in "$work/out" mix.md; do
+  expect_in "$f" "write: "
+  expect_in "$f" "read [random]: "
+  expect_in "$f" "read [whole]: "
+  expect_in "$f" "workload (1 write, 100 reads [random], 2 reads [whole]): pick "
+done
+# (the legend says how the write is pooled)
+expect_in "$work/out" "verdict: a row is ranked only against rows that did the same work; a format (plugin and options) is ranked once for its write"
+grep -q "^ write: \(raw / raw-whole\|npy / npy-whole\) is fastest" "$work/out" ||
+  { cat "$work/out"; fail "the write is not ranked once per format"; }
+expect_status 0 "$FB" report mix.json -o mix.html
+expect_in mix.html "workload (1 write, 100 reads [random], 2 reads [whole]): pick "
+# A read of the mix that names two kinds of work of one format: an error
+# before anything runs, saying which key to add.
+sed 's/{access: whole, weight: 2}/{weight: 2}/' mix.yaml >mix-vague.yaml
+expect_status 2 "$FB" plan mix-vague.yaml
+expect_in "$work/err" "workload.reads[1]: names cases of raw and raw-whole that differ in access (random and whole); add 'access:' to say which"
+
 echo "access: ok"

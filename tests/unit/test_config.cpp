@@ -856,3 +856,77 @@ TEST(config_published, errors_name_the_key_and_the_labels) {
     EXPECT_NE(load("published: [{format: memory, against: raw, read: 2, by: x}]\n").find("unknown key 'by'"),
               std::string::npos);
 }
+
+// `workload:` (docs/config.md "Workload"): the phases, their weights and
+// the work each names. Failing, the verdict's recommendation would weigh
+// another read than the one the study states.
+TEST(config_workload, reads_the_phases_and_their_work) {
+    auto s = fb::load_study_text(
+        "datasets: [{count: 10000}]\n"
+        "formats: [{plugin: raw, access: random, access_block: 4KiB, cache: [warm, cold]},\n"
+        "          {plugin: raw, label: whole}]\n"
+        "workload: {write: 2, reads: [{access: random, cache: cold, weight: 1e4}, {access: whole, weight: "
+        "0.5}]}\n",
+        "<t>");
+    ASSERT_TRUE(s.workload.given);
+    EXPECT_EQ(s.workload.write.weight, 2);
+    EXPECT_TRUE(s.workload.write.keys.empty());
+    ASSERT_EQ(s.workload.reads.size(), 2u);
+    EXPECT_EQ(s.workload.reads[0].weight, 10000);
+    EXPECT_EQ(s.workload.reads[0].keys, (std::vector<std::string>{"cache", "access"})); // run_fields() order
+    EXPECT_EQ(s.workload.reads[0].params.cache, fb::cache_mode::cold);
+    EXPECT_EQ(s.workload.reads[0].params.access, fb::access_mode::random);
+    EXPECT_EQ(s.workload.reads[1].weight, 0.5);
+    // The long form of the write names write-side keys.
+    auto w =
+        fb::load_study_text("datasets: [{count: 10000}]\nformats: [{plugin: raw, chunk: [4KiB, whole]}]\n"
+                            "workload: {write: {weight: 3, chunk: 4KiB}}\n",
+                            "<t>");
+    EXPECT_EQ(w.workload.write.weight, 3);
+    EXPECT_EQ(w.workload.write.params.chunk_bytes, 4096u);
+    EXPECT_TRUE(w.workload.reads.empty());
+}
+
+// Bad `workload:` input: each message names the field and what to do.
+// Failing, a user would get a recommendation for a mix they did not mean,
+// or a message that does not say which key to fix.
+TEST(config_workload, errors_name_the_field_and_what_to_do) {
+    auto load = [](const std::string& workload) {
+        return error_of([&] {
+            fb::load_study_text("datasets: [{count: 10000}]\n"
+                                "formats: [{plugin: raw, access: random, cache: [warm, cold]}, "
+                                "{plugin: mmap, chunk: [4KiB, whole]}]\n"
+                                "workload: " +
+                                    workload + "\n",
+                                "<t>");
+        });
+    };
+    auto has = [](const std::string& text, const std::string& part) {
+        EXPECT_NE(text.find(part), std::string::npos) << text;
+    };
+    has(load("3"), "<t>:3:11: workload: expected a map like {write: 1, reads: [{access: random");
+    has(load("{writes: 1}"),
+        "workload: unknown key 'writes' (did you mean 'write'?); expected one of: write, reads");
+    has(load("{write: -1}"), "workload.write: expected a weight, 0 or more");
+    has(load("{write: 0}"), "workload: every weight is 0: give the write or a read a weight above 0");
+    has(load("{reads: []}"), "workload.reads: expected a non-empty list of reads");
+    has(load("{reads: [{access: random, cache: cold}]}"), "workload.reads[0]: missing required key 'weight'");
+    has(load("{reads: [{acess: random, weight: 1}]}"),
+        "workload.reads[0]: unknown key 'acess' (did you mean 'access'?)");
+    has(load("{reads: [{access: random, cache: [warm, cold], weight: 1}]}"),
+        "workload.reads[0].cache: a workload phase names one value; give each value its own read");
+    has(load("{reads: [{access: random, repeat: 3, weight: 1}]}"),
+        "'repeat' says how many samples to take, not what work a phase does");
+    has(load("{write: {weight: 1, cache: cold}}"),
+        "workload.write: 'cache' changes only the read phase; name it in a read of workload.reads");
+    // Against the plan: a read no case does, and one that names two.
+    has(load("{reads: [{access: plane, weight: 1}]}"),
+        "workload.reads[0]: names no case of the study (plane); the cases read: (random, warm), (random, "
+        "cold), "
+        "(whole, warm)");
+    has(load("{reads: [{access: random, weight: 1}]}"),
+        "workload.reads[0]: names cases of raw that differ in cache (warm and cold); add 'cache:' to say "
+        "which");
+    has(load("{write: 1}"), "workload.write: names cases of mmap that differ in chunk (4KiB and whole); add "
+                            "'chunk:' to say which");
+}

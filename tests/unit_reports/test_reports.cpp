@@ -839,3 +839,36 @@ TEST(Numbers, EveryOutputPrintsTheSameEstimates) {
         EXPECT_EQ(text.find("13.5 ms"), std::string::npos) << name << ": the median of all eight samples";
     }
 }
+
+// A study's `workload:` travels with its record (study.workload), so that
+// `report` and `compare` print the same recommendation as `run`. Failing,
+// the report of a record would weigh other reads than the study stated, or
+// none.
+TEST(ResultsJson, workload_round_trips) {
+    study s;
+    s.workload.given = true;
+    s.workload.write.weight = 1;
+    workload_phase read;
+    read.weight = 10000;
+    read.params.access = access_mode::random;
+    read.params.access_block = 4096;
+    read.params.cache = cache_mode::cold;
+    read.keys = {"cache", "access", "access_block"};
+    s.workload.reads.push_back(read);
+    const nlohmann::json j = to_json(s);
+    // The JSON names of the keys (access_block_bytes), each with its value.
+    EXPECT_EQ(j["workload"]["reads"][0]["params"],
+              nlohmann::json::parse(R"({"cache": "cold", "access": "random", "access_block_bytes": 4096})"));
+    EXPECT_EQ(j["workload"]["write"], nlohmann::json::parse(R"({"weight": 1.0, "params": {}})"));
+    const study back = study_from_json(j);
+    ASSERT_TRUE(back.workload.given);
+    EXPECT_EQ(back.workload.write.weight, 1);
+    ASSERT_EQ(back.workload.reads.size(), 1u);
+    EXPECT_EQ(back.workload.reads[0].weight, 10000);
+    EXPECT_EQ(back.workload.reads[0].keys, (std::vector<std::string>{"cache", "access", "access_block"}));
+    EXPECT_EQ(back.workload.reads[0].params.access_block, 4096u);
+    EXPECT_EQ(back.workload.reads[0].params.cache, cache_mode::cold);
+    // Without a workload the record has no key (records stay as they were).
+    EXPECT_FALSE(to_json(study{}).contains("workload"));
+    EXPECT_FALSE(study_from_json(to_json(study{})).workload.given);
+}

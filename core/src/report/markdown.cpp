@@ -1,8 +1,10 @@
 // Markdown reporter: a GitHub table per dataset with the console's columns
-// (table.hpp), a context line, and the unit definitions.
+// (table.hpp), the verdict (verdict.hpp) under it, a context line, and the
+// unit definitions.
 #include "base/text.hpp"
 #include "report/reporters.hpp"
 #include "report/table.hpp"
+#include "report/verdict.hpp"
 
 #include <fmt/format.h>
 
@@ -66,6 +68,12 @@ public:
                 out << "Cases not ok:\n\n";
                 for (const std::string& f : t.failures)
                     out << "- " << cell(f) << '\n';
+                out << '\n';
+            }
+            if (const auto verdict = verdict_lines(r, g); !verdict.empty()) {
+                out << "Verdict:\n\n";
+                for (const std::string& l : verdict)
+                    out << "- " << cell(l) << '\n';
                 out << '\n';
             }
         }

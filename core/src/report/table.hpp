@@ -425,6 +425,16 @@ inline std::vector<std::string> legend(const study_result& r, rate_unit units = 
                 "rows that differ only in cache share their write phase: their write speed-up is "
                 "from the pooled write samples of those rows");
     }
+    // The verdict's writes (work_groups.hpp): once per format, pooled.
+    bool shared_writes = false;
+    for (const case_result& c : r.cases)
+        shared_writes |= c.status == case_status::ok && c.figures.shared_write.n > c.figures.write.n;
+    if (shared_writes)
+        lines.emplace_back(
+            "verdict: a row is ranked only against rows that did the same work; a format (plugin and "
+            "options) "
+            "is ranked once for its write, from the write samples of all its rows that differ only in how "
+            "they were read (cache, access pattern)");
     bool noisy = false;
     for (const case_result& c : r.cases)
         noisy |= !c.figures.noise.empty();

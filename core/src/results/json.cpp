@@ -186,6 +186,21 @@ json study_to_json(const study& s) {
         }
         j["published"] = std::move(published);
     }
+    // Optional (older records lack it): the study's workload, each phase's
+    // weight and the run parameters it names.
+    if (s.workload.given) {
+        auto phase = [](const workload_phase& w) {
+            json params = json::object();
+            for (const std::string& key : w.keys)
+                if (const field<run_params>* f = find_field(run_fields(), key))
+                    params[f->json_name] = f->to_json(w.params);
+            return json{{"weight", w.weight}, {"params", std::move(params)}};
+        };
+        json reads = json::array();
+        for (const workload_phase& w : s.workload.reads)
+            reads.push_back(phase(w));
+        j["workload"] = {{"write", phase(s.workload.write)}, {"reads", std::move(reads)}};
+    }
     j["cases"] = cases;
     return j;
 }
@@ -582,6 +597,31 @@ study study_from(const reader& r) {
             if (p.has("read")) e.read = p.real("read");
             s.published.push_back(std::move(e));
         }
+    }
+    if (r.has("workload")) {
+        const reader w = r.object("workload");
+        auto phase = [](const reader& p) {
+            workload_phase out;
+            out.weight = p.real("weight");
+            if (!(out.weight >= 0) || !std::isfinite(out.weight))
+                reader::fail(p.sub("weight"), "expected a weight, 0 or more");
+            const reader params = p.object("params");
+            for (const auto& f : run_fields()) {
+                if (!params.has(f.json_name.c_str())) continue;
+                try {
+                    f.from_json(out.params, params.at(f.json_name.c_str()));
+                } catch (const std::invalid_argument& e) {
+                    reader::fail(params.sub(f.json_name.c_str()), e.what());
+                }
+                out.keys.push_back(f.key);
+            }
+            return out;
+        };
+        s.workload.given = true;
+        s.workload.write = phase(w.object("write"));
+        const json& reads = w.array("reads");
+        for (std::size_t i = 0; i < reads.size(); ++i)
+            s.workload.reads.push_back(phase(reader(reads[i], fmt::format("{}[{}]", w.sub("reads"), i))));
     }
     const json& paths = r.array("plugin_path");
     for (std::size_t i = 0; i < paths.size(); ++i) {

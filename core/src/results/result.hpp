@@ -216,6 +216,12 @@ struct case_figures {
     speedup_estimate write_speedup{std::numeric_limits<double>::quiet_NaN(), {}};
     speedup_estimate read_speedup{std::numeric_limits<double>::quiet_NaN(), {}};
     std::size_t write_pooled_n = 0;
+    // The write of every ok case that wrote the same way as this one (same
+    // data set, plugin, options and write-side run parameters; summary.hpp
+    // same_write_key): differing only in how it was read (cache, access
+    // pattern), under any label. The verdict ranks writes by it
+    // (summarize_study; not part of the record).
+    phase_figures shared_write;
 };
 
 // Why a case stopped taking samples (docs/config.md, "repeat").

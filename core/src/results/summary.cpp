@@ -4,6 +4,7 @@
 #include "results/figures.hpp"
 #include "results/stats.hpp"
 #include "study/identity.hpp"
+#include "study/work.hpp"
 
 #include <fmt/format.h>
 
@@ -223,7 +224,50 @@ speedup_estimate pair_speedup(const std::vector<case_result>& all, const case_re
     return estimate_speedup(slower.figures.read.used_times, faster.figures.read.used_times);
 }
 
+std::string same_write_key(const case_spec& c) {
+    // append, not (a + '\n' + b): GCC 12 warns falsely (-Wrestrict) on that.
+    std::string key = c.dataset.name;
+    key.append("\n").append(c.format.plugin).append("\n").append(canonical_options(c.format.options));
+    return key.append("\n").append(work_key(c.params, work_side::write));
+}
+
+speedup_estimate shared_write_speedup(const case_result& slower, const case_result& faster) {
+    if (&slower == &faster) return {1.0, {1.0, 1.0}};
+    const phase_figures& s =
+        slower.figures.shared_write.n ? slower.figures.shared_write : slower.figures.write;
+    const phase_figures& f =
+        faster.figures.shared_write.n ? faster.figures.shared_write : faster.figures.write;
+    return estimate_speedup(s.used_times, f.used_times);
+}
+
 namespace {
+
+// case_figures::shared_write for every case: summarized once per group of
+// ok cases that wrote the same way; a case not ok has its own.
+void summarize_shared_writes(std::vector<case_result>& cases, double noise_cv, unsigned noise_min_samples) {
+    std::unordered_map<std::string, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < cases.size(); ++i)
+        if (cases[i].status == case_status::ok) groups[same_write_key(cases[i].spec)].push_back(i);
+    auto summarize_write = [&](const std::vector<std::size_t>& members) {
+        std::vector<const phase_sample*> samples;
+        for (std::size_t j : members)
+            for (const repetition& rep : cases[j].samples)
+                samples.push_back(&rep.write);
+        const case_result& c = cases[members.front()];
+        return summarize_phase(samples, phase_bytes(c, true), noise_cv, noise_min_samples,
+                               c.spec.params.precision);
+    };
+    // A case alone (most of a large record) has its own write: copied, not
+    // summarized again.
+    for (const auto& [key, members] : groups) {
+        const phase_figures shared =
+            members.size() == 1 ? cases[members.front()].figures.write : summarize_write(members);
+        for (std::size_t j : members)
+            cases[j].figures.shared_write = shared;
+    }
+    for (case_result& c : cases)
+        if (c.status != case_status::ok) c.figures.shared_write = c.figures.write;
+}
 
 // shared_write_times for every case at once, in O(cases): the cases are
 // grouped by their identity without the read cache.
@@ -263,6 +307,7 @@ void summarize_cases(std::vector<case_result>& cases, double noise_cv, unsigned 
                      const std::string& baseline) {
     for (case_result& c : cases)
         summarize_case(c, noise_cv, noise_min_samples);
+    summarize_shared_writes(cases, noise_cv, noise_min_samples);
     const std::vector<std::vector<double>> pooled = all_shared_write_times(cases);
     // The cases that may be a baseline, by data set: find_baseline looks
     // only at them.

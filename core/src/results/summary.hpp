@@ -82,6 +82,16 @@ std::optional<case_stop> enough_samples(const case_result& c, double elapsed_s, 
 speedup_estimate pair_speedup(const std::vector<case_result>& all, const case_result& slower,
                               const case_result& faster, bool write);
 
+// The text that is equal for cases that wrote the same way (case_figures::
+// shared_write): data set, plugin, options and write-side work
+// (study/work.hpp).
+std::string same_write_key(const case_spec& c);
+
+// `faster` against `slower` in the write phase, from their shared_write
+// figures (as pair_speedup: the quotient of the ends of the two medians'
+// intervals, the bootstrap with fewer than 6 samples a side).
+speedup_estimate shared_write_speedup(const case_result& slower, const case_result& faster);
+
 // The machine's state over a run (docs/methodology.md, "A busy
 // machine"): its load when the run began and ended, and how many of the
 // ok cases' samples were disturbed and what share of the timed time other

@@ -269,12 +269,14 @@ std::vector<field<run_params>> make_run_fields() {
     shown(chunk, "CHUNK", "chunk ");
     shown(t.emplace_back(
               make("cache", "cache", identity_always, &rp::cache, syntaxes::choice(all_cache_modes))),
-          "CACHE", "");
+          "CACHE", "")
+        .read_side = true;
     shown(t.emplace_back(make("sync", "sync", identity_always, &rp::sync, syntaxes::choice(all_sync_modes))),
           "SYNC", "sync ");
     auto& read =
         t.emplace_back(make("read", "read", identity_when_set, &rp::read, syntaxes::choice(all_read_modes)));
     read.json_optional = true;
+    read.read_side = true;
     shown(read, "READ", "read ");
     shown(
         t.emplace_back(make("repeat", "repeat", identity_when_varied, &rp::repeat, syntaxes::repeat_count())),
@@ -320,6 +322,7 @@ std::vector<field<run_params>> make_run_fields() {
         t.emplace_back(make("read_rank_shift", "read_rank_shift", identity_when_set, &rp::read_rank_shift,
                             syntaxes::bounded(0, "a whole number of ranks, 0 or more")));
     shift.json_optional = true;
+    shift.read_side = true;
     shown(shift, "", "shift ");
     // Access patterns (docs/config.md): in a case's identity only when not
     // the default, so keys of studies from before them stay valid; the
@@ -327,12 +330,14 @@ std::vector<field<run_params>> make_run_fields() {
     auto& access = t.emplace_back(
         make("access", "access", identity_when_set, &rp::access, syntaxes::choice(all_access_modes)));
     access.json_optional = true;
+    access.read_side = true;
     shown(access, "ACCESS", "");
     auto patterned = [](const rp& p) { return p.access != access_mode::whole; };
     auto& block = t.emplace_back(
         make("access_block", "access_block_bytes", identity_when_set, &rp::access_block, syntaxes::chunk));
     block.identity_text = [](const rp& p) { return std::to_string(p.access_block); };
     block.json_optional = true;
+    block.read_side = true;
     // A plane's size is its shape's, not a block's.
     block.applies = [](const rp& p) {
         return p.access != access_mode::whole && p.access != access_mode::plane;
@@ -341,17 +346,20 @@ std::vector<field<run_params>> make_run_fields() {
     auto& ops =
         t.emplace_back(make("access_ops", "access_ops", identity_when_set, &rp::access_ops, syntaxes::count));
     ops.json_optional = true;
+    ops.read_side = true;
     ops.applies = patterned;
     shown(ops, "", "ops ");
     auto& stride = t.emplace_back(
         make("access_stride", "access_stride_bytes", identity_when_set, &rp::access_stride, syntaxes::chunk));
     stride.identity_text = [](const rp& p) { return std::to_string(p.access_stride); };
     stride.json_optional = true;
+    stride.read_side = true;
     stride.applies = [](const rp& p) { return p.access == access_mode::strided; };
     shown(stride, "", "stride ");
     auto& seed = t.emplace_back(
         make("access_seed", "access_seed", identity_when_set, &rp::access_seed, syntaxes::count));
     seed.json_optional = true;
+    seed.read_side = true;
     seed.applies = [](const rp& p) {
         return p.access == access_mode::random || p.access == access_mode::plane;
     };
@@ -359,11 +367,13 @@ std::vector<field<run_params>> make_run_fields() {
     auto& axis = t.emplace_back(make("access_axis", "access_axis", identity_when_set, &rp::access_axis,
                                      syntaxes::bounded(0, "an axis of the data set's shape, from 0")));
     axis.json_optional = true;
+    axis.read_side = true;
     axis.applies = [](const rp& p) { return p.access == access_mode::plane; };
     shown(axis, "", "axis ");
     auto& direct =
         t.emplace_back(make("direct", "direct", identity_when_set, &rp::direct, syntaxes::boolean));
     direct.json_optional = true;
+    direct.read_side = true;
     shown(direct, "", "direct ");
     return t;
 }

@@ -48,6 +48,10 @@ struct field {
     std::function<void(Spec&, const nlohmann::json&)> from_json;
     // Records written before the key existed lack it: the default is assumed.
     bool json_optional = false;
+    // Run parameters: only the READ phase depends on it (cache, access, ...),
+    // so cases that differ only in such keys wrote the same way
+    // (study/work.hpp).
+    bool read_side = false;
     // Whether the key means anything for this spec (mean: only for normal data).
     std::function<bool(const Spec&)> applies = [](const Spec&) { return true; };
 };

@@ -15,6 +15,7 @@
 #include "study/sweep.hpp"
 #include "study/syntax.hpp"
 #include "study/values.hpp"
+#include "study/workload.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -552,6 +553,82 @@ std::vector<output_spec> read_outputs(const reader& r, const YAML::Node& n) {
     return out;
 }
 
+// ---- workload ----------------------------------------------------------------
+
+// One phase of `workload:`: a weight, or (a write may be) a map with
+// `weight` and the work keys of its side, one value each.
+workload_phase read_workload_phase(const reader& r, const YAML::Node& n, const std::string& path,
+                                   bool write) {
+    static const syntax<double> weight{[](const std::string& t) -> std::optional<double> {
+                                           auto v = detail::parse_real(t);
+                                           if (!v || !(*v >= 0) || !std::isfinite(*v)) return std::nullopt;
+                                           return v;
+                                       },
+                                       "a weight, 0 or more, like 1 or 1e4 (how many times the phase runs)"};
+    workload_phase w;
+    w.origin = r.where(n, path);
+    if (write && n.IsScalar()) {
+        w.weight = r.single(n, path, weight);
+        return w;
+    }
+    r.require_map(n, path,
+                  write ? "a weight like 1, or a map like {weight: 1, chunk: 64KiB}"
+                        : "a map like {access: random, access_block: 4KiB, weight: 1000}");
+    const std::vector<std::string> allowed = detail::workload_phase_keys(write);
+    for (const auto& pair : n) {
+        const std::string key = pair.first.IsScalar() ? pair.first.Scalar() : "";
+        const field<run_params>* f = find_field(run_fields(), key);
+        if (write && f && f->read_side)
+            r.fail(pair.first, path,
+                   fmt::format("'{}' changes only the read phase; name it in a read of workload.reads", key));
+        if (f && !contains(allowed, key))
+            r.fail(pair.first, path,
+                   fmt::format("'{}' says how many samples to take, not what work a phase does; the keys "
+                               "here are: {}",
+                               key, join(allowed)));
+    }
+    r.check_keys(n, path, &allowed);
+    const YAML::Node wn = n["weight"];
+    if (!wn.IsDefined())
+        r.fail(n, path, "missing required key 'weight' (how many times the phase runs, like 1000)");
+    w.weight = r.single(wn, child_path(path, "weight"), weight);
+    for (const auto& f : run_fields()) {
+        const YAML::Node v = n[f.key];
+        if (!v.IsDefined()) continue;
+        if (v.IsSequence())
+            r.fail(v, child_path(path, f.key),
+                   "a workload phase names one value; give each value its own read with its weight");
+        r.single_field(v, child_path(path, f.key), f, w.params);
+        w.keys.push_back(f.key);
+    }
+    return w;
+}
+
+// `workload: {write: W, reads: [{...}, ...]}`: at least one phase with a
+// weight above 0.
+workload_spec read_workload(const reader& r, const YAML::Node& n) {
+    static const std::string example =
+        "a map like {write: 1, reads: [{access: random, access_block: 4KiB, weight: 1000}]}";
+    r.require_map(n, "workload", example);
+    r.check_keys(n, "workload", &detail::workload_keys);
+    workload_spec w;
+    w.given = true;
+    if (const YAML::Node v = n["write"]; v.IsDefined())
+        w.write = read_workload_phase(r, v, "workload.write", true);
+    if (const YAML::Node v = n["reads"]; v.IsDefined()) {
+        if (!v.IsSequence() || v.size() == 0)
+            r.fail(v, "workload.reads",
+                   "expected a non-empty list of reads, like [{access: plane, weight: 100}]");
+        for (std::size_t i = 0; i < v.size(); ++i)
+            w.reads.push_back(read_workload_phase(r, v[i], fmt::format("workload.reads[{}]", i), false));
+    }
+    bool any = w.write.weight > 0;
+    for (const workload_phase& p : w.reads)
+        any |= p.weight > 0;
+    if (!any) r.fail(n, "workload", "every weight is 0: give the write or a read a weight above 0");
+    return w;
+}
+
 // Fills in what the study left to defaults, so the record shows every
 // value the run used.
 std::string resolved_text(const YAML::Node& root, const study& s) {
@@ -773,6 +850,8 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
         }
     }
 
+    if (const YAML::Node n = study_root["workload"]; n.IsDefined()) s.workload = read_workload(r, n);
+
     // Cases: datasets outermost, then formats, then run parameters.
     std::vector<const format_entry*> entry_of; // by case index, for messages
     for (const auto& d : all_datasets) {
@@ -820,6 +899,7 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
             s.cases[i].index = i;
         assign_identities(s.cases); // what varies among the cases kept
     }
+    check_workload(s);
     s.resolved_yaml = resolved_text(root, s);
     return s;
 }

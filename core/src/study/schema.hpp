@@ -13,8 +13,9 @@ namespace formatbench::detail {
 
 // `interleave: true` is the older spelling of `schedule: interleave`.
 inline std::vector<std::string> top_keys() {
-    std::vector<std::string> keys = {"name",     "description", "defaults", "datasets",    "formats",
-                                     "baseline", "published",   "outputs",  "plugin_path", "interleave"};
+    std::vector<std::string> keys = {"name",        "description", "defaults",  "datasets",
+                                     "formats",     "baseline",    "published", "outputs",
+                                     "plugin_path", "interleave",  "workload"};
     for (const auto& k : field_keys(study_fields()))
         keys.push_back(k);
     return keys;
@@ -45,6 +46,18 @@ inline const std::vector<std::string> tolerance_keys = {"abs", "rel"};
 inline const std::vector<std::string> output_keys = {"format", "path"};
 
 inline const std::vector<std::string> published_keys = {"format", "against", "write", "read", "source"};
+
+inline const std::vector<std::string> workload_keys = {"write", "reads"};
+
+// A phase of the workload: its weight and the work keys of its side
+// (study/work.hpp): a write names only write-side keys.
+inline std::vector<std::string> workload_phase_keys(bool write) {
+    std::vector<std::string> keys = {"weight"};
+    for (const auto& f : run_fields())
+        if ((f.identity & (identity_always | identity_when_set)) && (!write || !f.read_side))
+            keys.push_back(f.key);
+    return keys;
+}
 
 inline std::vector<std::string> format_keys() {
     std::vector<std::string> keys = format_own_keys;

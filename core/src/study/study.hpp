@@ -169,6 +169,23 @@ struct published_speedup {
     std::string source; // who measured it, e.g. "the Fortran tip (gfortran, 10^6 values)"
 };
 
+// `workload:` how the user will use the data (docs/config.md "Workload"):
+// how many times each phase runs, so that the verdict recommends the format
+// with the least expected time (report/recommend.hpp). Each phase names its
+// work with run-parameter keys (study/work.hpp); a key not given matches any
+// value.
+struct workload_phase {
+    double weight = 0;             // phases of this kind, each as a case ran it
+    run_params params;             // the values of `keys`; the others are default
+    std::vector<std::string> keys; // run-parameter keys given, in run_fields() order
+    std::string origin;            // "FILE:LINE:COLUMN" in the study, for messages ("" if none)
+};
+struct workload_spec {
+    bool given = false;
+    workload_phase write; // keys: write-side only
+    std::vector<workload_phase> reads;
+};
+
 struct study {
     std::string name;
     std::string description;
@@ -183,6 +200,7 @@ struct study {
     // whose format runs.
     std::vector<std::string> baseline_choices;
     std::vector<published_speedup> published;
+    workload_spec workload;
     schedule_mode schedule = schedule_mode::sequential;
     std::uint64_t shuffle_seed = 1; // schedule: shuffle
     isolation_mode isolation = isolation_mode::process;
