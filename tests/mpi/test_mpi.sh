@@ -8,15 +8,8 @@
 # without mpirun; the report's charts against ranks are recomputed from the
 # records by tests/compare/check_report.py. SKIP (77) when mpirun is missing.
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/../cli/lib.sh"
+source "$here/mpi_lib.sh"
 : "${FB_TEST_PLUGINS:?}"
-mpirun=$(command -v mpirun || true)
-[ -n "$mpirun" ] || { echo "SKIP: mpirun not installed (apt-get install openmpi-bin)"; exit 77; }
-# Open MPI refuses root unless told; CI runs as root.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-mpi() { "$mpirun" --oversubscribe -np "$@"; }
-PY=/usr/bin/python3
 cd "$work"
 
 # ---- both layouts, weak scaling, 2 ranks; files kept to compare

@@ -7,12 +7,7 @@
 # number of cases) left the ranks waiting for each other for ever.
 # SKIP (77) when mpirun is missing.
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/../cli/lib.sh"
-mpirun=$(command -v mpirun || true)
-[ -n "$mpirun" ] || { echo "SKIP: mpirun not installed (apt-get install openmpi-bin)"; exit 77; }
-# Open MPI refuses root unless told; CI runs as root.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
+source "$here/mpi_lib.sh"
 cd "$work"
 
 cat > md.yaml <<'YAML'

@@ -6,15 +6,8 @@
 # mismatch over ranks that all read wrong data (the lowest global index,
 # whichever rank found it). SKIP (77) when mpirun is missing.
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/../cli/lib.sh"
+source "$here/mpi_lib.sh"
 : "${FB_TEST_PLUGINS:?}"
-mpirun=$(command -v mpirun || true)
-[ -n "$mpirun" ] || { echo "SKIP: mpirun not installed (apt-get install openmpi-bin)"; exit 77; }
-# Open MPI refuses root unless told; CI runs as root.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-mpi() { timeout 240 "$mpirun" --oversubscribe -np "$@"; }
-PY=/usr/bin/python3
 cd "$work"
 
 # ---- access patterns on 2 ranks, each reading its own file or (shift 1)

@@ -7,14 +7,9 @@
 # Every mpirun is bounded by `timeout`: a collective call left unmatched
 # would hang, and the hang fails the test.
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/../cli/lib.sh"
+mpi_timeout=120
+source "$here/mpi_lib.sh"
 : "${FB_PLUGIN_DIR:?}"
-mpirun=$(command -v mpirun || true)
-[ -n "$mpirun" ] || { echo "SKIP: mpirun not installed (apt-get install openmpi-bin)"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-mpi() { timeout 120 "$mpirun" --oversubscribe -np "$@"; }
-PY=/usr/bin/python3
 cd "$work"
 [ -f "$FB_PLUGIN_DIR/libfb_hdf5_mpio.so" ] || fail "the hdf5_mpio plugin was not built in $FB_PLUGIN_DIR"
 $PY -c 'import h5py' || fail "h5py is missing (apt-get install python3-h5py)"

@@ -8,14 +8,9 @@
 # by `timeout`: a collective call left unmatched would hang, and the hang
 # fails the test. SKIP (77) when mpirun is missing.
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/../cli/lib.sh"
+mpi_timeout=120
+source "$here/mpi_lib.sh"
 : "${FB_MPI_CLAIMS:?}"
-mpirun=$(command -v mpirun || true)
-[ -n "$mpirun" ] || { echo "SKIP: mpirun not installed (apt-get install openmpi-bin)"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-mpi() { timeout 120 "$mpirun" --oversubscribe -np "$@"; }
-PY=/usr/bin/python3
 cd "$work"
 host=$(ompi_info --version | sed -n 's/^Open MPI v\([0-9.]*\).*/\1/p' | head -1)
 [ -n "$host" ] || fail "ompi_info --version names no Open MPI version"

@@ -11,16 +11,8 @@
 # case fails on both ranks, naming the rank, and no rank waits for it.
 # SKIP (77) when mpirun is missing.
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/../cli/lib.sh"
+source "$here/mpi_lib.sh"
 : "${FB_TEST_PLUGINS:?}"
-mpirun=$(command -v mpirun || true)
-[ -n "$mpirun" ] || { echo "SKIP: mpirun not installed (apt-get install openmpi-bin)"; exit 77; }
-# Open MPI refuses root unless told; CI runs as root.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-# A rank left waiting would hang the job: bounded here, below meson's timeout.
-mpi() { timeout 240 "$mpirun" --oversubscribe -np "$@"; }
-PY=/usr/bin/python3
 cd "$work"
 
 # ---- the delay of one rank's untimed work is not in the phase's time.
