@@ -52,8 +52,9 @@ std::string format_span(double s) {
     return fmt::format("{} h {:02} min", whole / 3600, whole % 3600 / 60);
 }
 
-// Columns of the terminal on standard error: TIOCGWINSZ, else COLUMNS, else 80.
-std::size_t terminal_columns() {
+// Columns of standard error: the terminal's (TIOCGWINSZ, which fails on a
+// file or a pipe), else COLUMNS when set, else `otherwise`.
+std::size_t stderr_columns(std::size_t otherwise) {
     winsize ws{};
     if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
     if (const char* c = std::getenv("COLUMNS")) {
@@ -61,7 +62,12 @@ std::size_t terminal_columns() {
         const long n = std::strtol(c, &end, 10);
         if (end != c && *end == '\0' && n > 0) return static_cast<std::size_t>(n);
     }
-    return 80;
+    return otherwise;
+}
+
+// The status line's width: 80 columns when nothing says otherwise.
+std::size_t terminal_columns() {
+    return stderr_columns(80);
 }
 
 // Terminal columns of UTF-8 `s`: one per code point.
@@ -135,19 +141,10 @@ std::string progress_label(const case_spec& c) {
     return c.format.label + " | " + c.dataset.name + d.substr(lead.size());
 }
 
-// The width lines printed on standard error may take: the terminal's when
-// it is one, else COLUMNS when set, else no limit (a file or a pipe does
-// not wrap).
+// The width lines printed on standard error may take: no limit when
+// nothing says one (a file or a pipe does not wrap).
 std::size_t line_width() {
-    winsize ws{};
-    if (::isatty(STDERR_FILENO) && ::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-        return ws.ws_col;
-    if (const char* c = std::getenv("COLUMNS")) {
-        char* end = nullptr;
-        const long n = std::strtol(c, &end, 10);
-        if (end != c && *end == '\0' && n > 0) return static_cast<std::size_t>(n);
-    }
-    return 0;
+    return stderr_columns(0);
 }
 
 class progress final : public observer {
