@@ -119,6 +119,40 @@ TEST(generator, uniform_and_integers_follow_the_documented_mapping) {
     }
 }
 
+// normal and smooth rebuilt from docs/config.md's words alone (u, b2, the
+// phase, `i * 1e-3`): another program following the text gets every bit.
+TEST(generator, normal_and_smooth_follow_the_documented_formulas) {
+    const double pi = 3.14159265358979323846;
+    auto u = [](std::uint64_t x) { return static_cast<double>(x >> 11) * 0x1.0p-53; };
+    const std::uint64_t seed = 7, n = 5000;
+    const std::uint64_t s = ref_mix(seed ^ 0x6a09e667f3bcc909ull);
+    auto b = [&](std::uint64_t state, std::uint64_t i) {
+        return ref_mix(state + (i + 1) * 0x9e3779b97f4a7c15ull);
+    };
+    auto normal = fill(spec(fb::distribution::normal, FB_DTYPE_F64, seed), 0, n);
+    auto smooth = fill(spec(fb::distribution::smooth, FB_DTYPE_F64, seed), 0, n);
+    auto smooth32 = fill(spec(fb::distribution::smooth, FB_DTYPE_F32, seed), 0, n);
+    auto smooth_i32 = fill(spec(fb::distribution::smooth, FB_DTYPE_I32, seed), 0, n);
+    const double phase = u(ref_mix(s)) * 2 * pi;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const double want_normal = 3 + 2 * std::sqrt(-2 * std::log(1 - u(b(s, i)))) *
+                                           std::cos(2 * pi * u(b(s ^ 0xd1b54a32d192ed03ull, i)));
+        const double want_smooth =
+            0.5 + 0.5 * std::sin(static_cast<double>(i) * 1e-3 + phase) + (u(b(s, i)) - 0.5) * 1e-3;
+        double got;
+        std::memcpy(&got, normal.data() + 8 * i, 8);
+        ASSERT_EQ(got, want_normal) << i;
+        std::memcpy(&got, smooth.data() + 8 * i, 8);
+        ASSERT_EQ(got, want_smooth) << i;
+        float got32;
+        std::memcpy(&got32, smooth32.data() + 4 * i, 4);
+        ASSERT_EQ(got32, static_cast<float>(want_smooth)) << i;
+        std::int32_t got_i;
+        std::memcpy(&got_i, smooth_i32.data() + 4 * i, 4);
+        ASSERT_EQ(got_i, static_cast<std::int32_t>(std::llround(want_smooth * 1000))) << i;
+    }
+}
+
 // Pinned bytes of elements 1000..1003 for seed 7 (mean 3, stddev 2, value 5,
 // integers in [-1000, 1000] or [0, 200] for u8), recorded when the
 // generator was written: a change to any distribution's values changes
