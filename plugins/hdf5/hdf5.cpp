@@ -105,6 +105,13 @@ struct hdf5_format {
         check_filters_available(s);
     }
 
+    // formatbench.check-case/1: a chunks list of another number of axes
+    // than the data set's shape, refused at plan as open would refuse it.
+    static void check_case(const sdk::options& o, const sdk::case_info& c) {
+        const hdf5_settings s = parse_options(o, c.dtype, "");
+        if (chunked_layout(s, c.count, "")) chunk_dims(s, fb_dtype_size(c.dtype), c.shape, c.count, "");
+    }
+
     using writer = hdf5_writer;
     using reader = hdf5_reader;
 };

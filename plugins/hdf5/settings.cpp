@@ -148,7 +148,8 @@ std::vector<hsize_t> chunk_dims(const hdf5_settings& s, std::size_t size, const 
     if (s.chunks.kind == array_shape::chunks_kind::list) {
         std::string why;
         if (!array_shape::fit_chunks(s.chunks.sizes, shape, count == FB_COUNT_UNKNOWN ? 0 : count, dims, why))
-            invalid("option chunks: " + why + " of '" + path + "'; give one extent per axis, or chunks auto");
+            invalid("option chunks: " + why + (path.empty() ? std::string() : " of '" + path + "'") +
+                    "; give one extent per axis, or chunks auto");
     } else if (shape.empty()) {
         dims = {chunk_elements(s, size, count)};
     } else {

@@ -70,6 +70,13 @@ struct netcdf_format {
     // settings a format lacks, contradicting chunks, chunking and chunk, a
     // malformed chunks value), at plan. Needs no file and no netCDF call.
     static void check(const sdk::options& o, fb_dtype) { parse_options(o, ""); }
+    // formatbench.check-case/1: a chunks list of another number of axes
+    // than the data set's shape, refused at plan as open would refuse it.
+    static void check_case(const sdk::options& o, const sdk::case_info& c) {
+        const netcdf_settings s = parse_options(o, "");
+        if (s.hdf5_based() && s.chunking == chunking_kind::chunked)
+            chunk_extents(s, c.shape, c.count, false, "");
+    }
 
     using writer = netcdf_writer;
     using reader = netcdf_reader;

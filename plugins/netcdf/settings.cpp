@@ -115,7 +115,7 @@ array_shape::extents chunk_extents(const netcdf_settings& s, const array_shape::
         if (!array_shape::fit_chunks(s.chunks.sizes, shape.empty() ? array_shape::extents{} : axes, axes[0],
                                      out, why))
             invalid("option chunks: " + why + "; give one extent per axis, or chunks auto",
-                    " (for '" + path + "')");
+                    path.empty() ? std::string() : " (for '" + path + "')");
         return out;
     }
     if (s.chunk == 0) return {};

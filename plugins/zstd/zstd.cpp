@@ -79,6 +79,17 @@ struct zstd_format {
                 FB_CAP_LOSSLESS};
     }
 
+    // formatbench.check-case/1: a read at offsets needs independent
+    // frames; with frames: one it is refused at plan, not at the first read.
+    static void check_case(const sdk::options& o, const sdk::case_info& c) {
+        if (c.access != FB_READ_WHOLE && o.get_string("frames") != "independent")
+            throw sdk::error(FB_E_INVALID_OPTION,
+                             "zstd: reading at offsets needs frames: independent: with frames: one the file "
+                             "is a single zstd frame, which can only be decoded from its start; give the "
+                             "format frames: independent (a frame_size such as 1MiB sets how much one read "
+                             "decodes), or read it with access: whole");
+    }
+
     using writer = zstd_writer;
     using reader = zstd_reader;
 };

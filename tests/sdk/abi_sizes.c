@@ -32,6 +32,9 @@ _Static_assert(sizeof(fb_ext_part_v1) == FB_EXT_PART_V1_SIZE,
                "an extension struct changed size: a changed layout is a new extension id");
 _Static_assert(sizeof(fb_ext_check_options_v1) == FB_EXT_CHECK_OPTIONS_V1_SIZE,
                "an extension struct changed size: a changed layout is a new extension id");
+_Static_assert(sizeof(fb_ext_check_case_v1) == FB_EXT_CHECK_CASE_V1_SIZE,
+               "an extension struct changed size: a changed layout is a new extension id");
+_Static_assert(sizeof(fb_case_info) == FB_CASE_INFO_SIZE_1_0, "fb_case_info grew: append fields, add a size");
 _Static_assert(sizeof(fb_ext_read_at_v1) == FB_EXT_READ_AT_V1_SIZE,
                "an extension struct changed size: a changed layout is a new extension id");
 _Static_assert(sizeof(fb_ext_read_box_v1) == FB_EXT_READ_BOX_V1_SIZE,

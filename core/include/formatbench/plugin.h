@@ -90,6 +90,8 @@ extern "C" {
 #define FB_EXT_ZERO_COPY_READ_V1_SIZE 16u
 #define FB_EXT_PART_V1_SIZE 24u
 #define FB_EXT_CHECK_OPTIONS_V1_SIZE 16u
+#define FB_EXT_CHECK_CASE_V1_SIZE 16u
+#define FB_CASE_INFO_SIZE_1_0 40u
 #define FB_EXT_READ_AT_V1_SIZE 16u
 #define FB_EXT_READ_BOX_V1_SIZE 16u
 #define FB_EXT_MPI_V1_SIZE 32u
@@ -663,6 +665,39 @@ typedef struct fb_ext_check_options_v1 {
     fb_status (*check_options)(fb_dtype dtype, const fb_option* options, size_t option_count, char* err,
                                size_t err_size);
 } fb_ext_check_options_v1;
+
+/* "formatbench.check-case/1" (ABI 1.2): what check_options cannot know,
+ * because it depends on the case a format entry meets: the data set's shape
+ * (chunk extents of another rank) or how the read phase reads (an option
+ * set that cannot read at offsets, such as zstd with one frame). `formatbench
+ * plan` and `run` call it once per distinct format entry, dtype, shape and
+ * read access of the study, after check_options, and a failure stops the
+ * study before any case runs, naming the case. The same contract as
+ * check_options: no stream, no file, any thread, quick; open still checks
+ * on its own. info is valid during the call only; a plugin reads only the
+ * fields below info->struct_size. Returns FB_OK, FB_E_INVALID_OPTION (the
+ * options do not fit this case: say which option and what to give) or
+ * FB_E_UNSUPPORTED. */
+#define FB_EXT_CHECK_CASE_V1 "formatbench.check-case/1"
+typedef enum fb_read_access {
+    FB_READ_WHOLE = 0, /* the read phase reads the file from start to end (read, or a view) */
+    FB_READ_AT = 1,    /* it reads ranges at offsets (formatbench.read-at/1) */
+    FB_READ_BOX = 2    /* it reads boxes of the shape (formatbench.read-box/1) */
+} fb_read_access;
+typedef struct fb_case_info {
+    uint32_t struct_size; /* sizeof(fb_case_info) as the host compiled it: at least FB_CASE_INFO_SIZE_1_0 */
+    fb_dtype dtype;
+    uint64_t count;        /* elements of the whole file */
+    const uint64_t* shape; /* ndim extents, row-major; NULL for a flat array */
+    uint32_t ndim;         /* 0: a flat array of count elements */
+    uint32_t read_access;  /* an fb_read_access */
+    uint64_t reserved;     /* 0 */
+} fb_case_info;
+typedef struct fb_ext_check_case_v1 {
+    uint32_t struct_size;
+    fb_status (*check_case)(const fb_case_info* info, const fb_option* options, size_t option_count,
+                            char* err, size_t err_size);
+} fb_ext_check_case_v1;
 
 /* "formatbench.read-at/1" (ABI 1.2): random access on a stream from
  * open_read (args->count is then the number of elements the file holds).

@@ -290,6 +290,16 @@ struct metric_reporter {
     }
 };
 
+// The case a format entry meets (formatbench.check-case/1): a class with
+// `static void check_case(const sdk::options&, const sdk::case_info&)` that
+// throws sdk::error refuses, at plan, an option set that cannot work for it.
+struct case_info {
+    fb_dtype dtype;
+    std::uint64_t count;                   // elements of the whole file
+    std::vector<std::uint64_t> shape;      // row-major; empty for a flat array
+    fb_read_access access = FB_READ_WHOLE; // how the read phase reads
+};
+
 // What a writer or reader constructor receives.
 struct open_request {
     fb_dtype dtype;
@@ -630,11 +640,27 @@ struct adapter {
         });
     }
 
+    static fb_status check_case(const fb_case_info* info, const fb_option* opts, std::size_t n, char* err,
+                                std::size_t err_size) {
+        return guarded(err, err_size, [&] {
+            if (!info || info->struct_size < FB_CASE_INFO_SIZE_1_0 || dtype_size(info->dtype) == 0 ||
+                info->ndim > FB_MAX_NDIM || (info->ndim > 0 && !info->shape))
+                throw error(FB_E_STATE, "check_case with a missing or malformed case");
+            case_info c{info->dtype, info->count, {}, static_cast<fb_read_access>(info->read_access)};
+            if (info->ndim > 0) c.shape.assign(info->shape, info->shape + info->ndim);
+            T::check_case(options(option_decls<T>(), option_count<T>(), opts, n), c);
+        });
+    }
+
     static const void* get_extension(const char* id) {
         if (!id) return nullptr;
         if constexpr (requires(const options& o) { T::check(o, FB_DTYPE_F64); }) {
             static const fb_ext_check_options_v1 checker{sizeof(fb_ext_check_options_v1), &check_options};
             if (std::strcmp(id, FB_EXT_CHECK_OPTIONS_V1) == 0) return &checker;
+        }
+        if constexpr (requires(const options& o, const case_info& c) { T::check_case(o, c); }) {
+            static const fb_ext_check_case_v1 case_checker{sizeof(fb_ext_check_case_v1), &check_case};
+            if (std::strcmp(id, FB_EXT_CHECK_CASE_V1) == 0) return &case_checker;
         }
         if constexpr (requires(reader & r) { r.view(std::uint64_t{}); }) {
             static const fb_ext_zero_copy_read_v1 zero_copy{sizeof(fb_ext_zero_copy_read_v1), &view};

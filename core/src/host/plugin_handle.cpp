@@ -153,6 +153,32 @@ void plugin::check_option_set(const option_list& given, dtype d) const {
                     *err ? escape_text(bounded_string(err, error_buffer_size)) : std::string("no message")));
 }
 
+void plugin::check_case(const option_list& given, dtype d, std::uint64_t count,
+                        const std::vector<std::uint64_t>& shape, fb_read_access access) const {
+    if (!descriptor_->get_extension) return;
+    const auto* ext =
+        static_cast<const fb_ext_check_case_v1*>(descriptor_->get_extension(FB_EXT_CHECK_CASE_V1));
+    if (!ext || ext->struct_size < FB_EXT_CHECK_CASE_V1_SIZE || !ext->check_case) return;
+    auto c = to_c_options(given);
+    const fb_case_info info{sizeof(fb_case_info),
+                            d,
+                            count,
+                            shape.empty() ? nullptr : shape.data(),
+                            static_cast<std::uint32_t>(shape.size()),
+                            access,
+                            0};
+    char err[error_buffer_size] = "";
+    fb_status st = ext->check_case(&info, c.data(), c.size(), err, sizeof err);
+    if (st == FB_OK) return;
+    static const char* const reads[] = {"read whole", "read at offsets", "read by boxes"};
+    throw usage_error(
+        fmt::format("plugin '{}' refuses these options for this case ({}, {} elements{}, {}) ({}): {}", id_,
+                    dtype_name(d), count,
+                    shape.empty() ? std::string() : ", shape " + fmt::format("{}", fmt::join(shape, "x")),
+                    access <= FB_READ_BOX ? reads[access] : "read", status_name(st),
+                    *err ? escape_text(bounded_string(err, error_buffer_size)) : std::string("no message")));
+}
+
 bool plugin::has_extension(const char* id) const {
     return descriptor_->get_extension && descriptor_->get_extension(id) != nullptr;
 }
@@ -310,7 +336,8 @@ bool plugin::has_parts() const {
 
 std::vector<std::string> plugin::extension_ids() const {
     std::vector<std::string> out;
-    for (const char* id : {FB_EXT_ZERO_COPY_READ_V1, FB_EXT_PART_V1, FB_EXT_CHECK_OPTIONS_V1})
+    for (const char* id :
+         {FB_EXT_ZERO_COPY_READ_V1, FB_EXT_PART_V1, FB_EXT_CHECK_OPTIONS_V1, FB_EXT_CHECK_CASE_V1})
         if (has_extension(id)) out.emplace_back(id);
     if (has_read_at()) out.emplace_back(FB_EXT_READ_AT_V1);
     if (has_read_box()) out.emplace_back(FB_EXT_READ_BOX_V1);

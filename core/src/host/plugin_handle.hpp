@@ -124,6 +124,13 @@ public:
     // usage_error "plugin 'ID' refuses these options for DTYPE: <message>".
     // Call after check_options: the plugin sees declared options only.
     void check_option_set(const option_list& given, dtype d) const;
+    // Asks the plugin whether this option set can work for one case: its
+    // dtype, count, shape (empty: flat) and how it is read (an
+    // fb_read_access) (formatbench.check-case/1; nothing to ask without
+    // it). Throws usage_error "plugin 'ID' refuses these options for this
+    // case (...): <message>". Call after check_option_set.
+    void check_case(const option_list& given, dtype d, std::uint64_t count,
+                    const std::vector<std::uint64_t>& shape, fb_read_access access) const;
     // Whether the plugin offers formatbench.part/1 (parts of a shared file).
     bool has_parts() const;
     bool has_extension(const char* id) const;

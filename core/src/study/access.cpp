@@ -13,6 +13,16 @@ namespace formatbench {
 namespace {
 
 constexpr std::uint64_t default_ops = 1000;
+// Each operation keeps its range and its latency (24 B) for the whole READ
+// phase: 10^8 of them hold 2.4 GB, and take minutes at a microsecond each.
+constexpr std::uint64_t most_ops = 100000000;
+
+std::string too_many_ops(std::uint64_t ops) {
+    return fmt::format("access_ops {} is more than the {} operations one READ phase may time (each keeps "
+                       "its range and its latency, 24 B, until the phase ends: {} B here); give at most {}",
+                       ops, most_ops,
+                       ops > UINT64_MAX / 24 ? std::string("over 2^64") : std::to_string(ops * 24), most_ops);
+}
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
     return a / b + (a % b != 0);
@@ -43,9 +53,16 @@ access_check check_access(const run_params& p, const dataset_spec& d) {
             return out;
         }
         g.ops = p.access_ops ? p.access_ops : std::min(default_ops, d.shape[p.access_axis]);
+        if (g.ops > most_ops) out.error = too_many_ops(g.ops);
         return out;
     }
     g.block = p.access_block / esize;
+    if (p.access_block == 0) {
+        out.error = fmt::format("access_block whole would read the whole data set in one operation: use "
+                                "access: whole for that, or give access: {} a block size such as 4KiB",
+                                mode);
+        return out;
+    }
     if (g.block == 0) {
         out.error = fmt::format("access_block {} B is smaller than one {} element ({} B)", p.access_block,
                                 dtype_name(d.type), esize);
@@ -94,6 +111,7 @@ access_check check_access(const run_params& p, const dataset_spec& d) {
     }
     default: break;
     }
+    if (out.error.empty() && g.ops > most_ops) out.error = too_many_ops(g.ops);
     return out;
 }
 

@@ -2,7 +2,7 @@
 // and `run` make them alike): every format's plugin exists, supports the
 // dataset's dtype and accepts its options (against their declarations, and
 // the plugin's own formatbench.check-options/1 for each dtype when it has
-// it); every from_file input and the data folder can be used. Each error is a usage_error naming the study
+// it, and formatbench.check-case/1 for each case it meets); every from_file input and the data folder can be used. Each error is a usage_error naming the study
 // position, the key and what to do.
 #pragma once
 
@@ -14,7 +14,9 @@
 
 namespace formatbench {
 
-void check_study_plugins(const study& s, const registry& reg);
+// Returns warnings for what may well fail but need not: a lossy format's
+// tolerance finer than the dtype can hold at the data's largest values.
+std::vector<std::string> check_study_plugins(const study& s, const registry& reg);
 
 // Plugins that call MPI themselves (formatbench.mpi/1) run on the ranks of
 // an MPI job only: without one (`under_mpi` false: not started by mpirun,
