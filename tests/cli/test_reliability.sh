@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Reliability end to end: misbehaving plugins become failed cases while the
 # good results stay intact; a SIGKILLed run resumes to the same set of cases;
-# SIGINT stops cleanly (exit 130, results written, data files removed); a bad
-# data directory is refused before anything runs (a full one: test_full_disk.sh).
+# SIGINT stops cleanly (exit 130, results written, data files removed); the
+# case files a SIGKILLed run left in its own temporary folder are removed by
+# the next run, which says so (and a folder kept on purpose, or in use, is
+# left alone); a bad data directory is refused before anything runs (a full
+# one: test_full_disk.sh).
 # A plugin that crashes must die of its signal, also under AddressSanitizer
 # (which would otherwise catch SIGSEGV and exit with status 1).
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
@@ -131,6 +134,49 @@ expect_in int.err "--resume int.jsonl"
 [ -z "$(ls -A data)" ] || fail "data files left after SIGINT: $(ls data)"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert 2 <= len(d["cases"]) < 12 and all(c["status"]=="ok" for c in d["cases"])' interrupted.json \
   || fail "SIGINT: completed results not written"
+
+# ---- 3b. SIGKILL without --directory: the run's own folder under $TMPDIR
+# is left with its case files; the next run removes it and says so. A folder
+# a finished run kept (--keep-files) and one a live run holds stay.
+mkdir tmp
+TMPDIR="$work/tmp" "$FB" run long.yaml --log killed.jsonl --no-console >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do
+  [ -f killed.jsonl ] && [ "$(wc -l < killed.jsonl)" -ge 3 ] && break
+  sleep 0.05
+done
+kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+left=$(ls -d tmp/formatbench-* 2>/dev/null)
+[ "$(echo "$left" | wc -w)" = 1 ] || fail "expected the killed run's one folder, got: $left"
+[ -e "$left/.formatbench-running" ] || fail "the killed run's folder has no marker"
+printf 'datasets: [{dtype: f64, count: 1000}]\nformats: [raw]\ndefaults: {repeat: 1, warmup: 0}\n' > tiny.yaml
+TMPDIR="$work/tmp" "$FB" run tiny.yaml --keep-files --no-console >/dev/null 2>&1 || fail "a tiny run failed"
+kept=$(ls -d tmp/formatbench-* | grep -vx "$left")
+[ -n "$kept" ] && [ ! -e "$kept/.formatbench-running" ] || fail "a kept folder still holds the marker: $kept"
+mkdir tmp/formatbench-LIVE01 && touch tmp/formatbench-LIVE01/.formatbench-running
+python3 -c 'import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.flock(fd, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+time.sleep(60)' tmp/formatbench-LIVE01 locked &
+holder=$!
+for _ in $(seq 1 100); do [ -e locked ] && break; sleep 0.05; done
+# The killed run's forked worker may still finish its case: its copy of the
+# lock ends with it. Folders younger than 2 s are left (a run locks its
+# folder just after making it).
+sleep 2.2
+for _ in $(seq 1 100); do
+  TMPDIR="$work/tmp" expect_status 0 "$FB" run tiny.yaml --no-console
+  grep -qF "removed '$work/$left'" "$work/err" && break
+  sleep 0.1
+done
+expect_in "$work/err" "removed '$work/$left' ("
+expect_in "$work/err" "left by a formatbench run that was killed"
+[ ! -e "$left" ] || fail "the killed run's folder is still there"
+[ -d "$kept" ] || fail "the next run removed a folder kept with --keep-files"
+[ -d tmp/formatbench-LIVE01 ] || fail "the next run removed a folder a live run holds"
+kill "$holder"; wait "$holder" 2>/dev/null || true
+[ "$(ls tmp | wc -l)" = 2 ] || fail "the tiny run left its own folder: $(ls tmp)"
 
 # ---- 4. a data directory that does not exist: refused before anything runs
 expect_status 2 "$FB" --plugin-path "$FB_TEST_PLUGINS" run good.yaml --directory "$work/missing/dir" --json missing.json --no-console

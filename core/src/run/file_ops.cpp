@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <system_error>
 #include <vector>
@@ -114,7 +115,48 @@ std::string make_temp_directory() {
     std::vector<char> buf(pattern.begin(), pattern.end());
     buf.push_back('\0');
     if (!::mkdtemp(buf.data())) throw_errno("cannot create a temporary directory like", pattern);
-    return buf.data();
+    const std::string dir = buf.data();
+    fd_guard marker{
+        ::open((dir + "/" + running_marker).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)};
+    if (marker.fd < 0) throw_errno("cannot create the run's marker in", dir);
+    return dir;
+}
+
+std::vector<std::string> remove_abandoned_temp_directories(double min_age_seconds) {
+    namespace fs = std::filesystem;
+    const char* tmp = std::getenv("TMPDIR");
+    const std::string parent = tmp && *tmp ? tmp : "/tmp";
+    std::vector<std::string> notes;
+    std::error_code ec;
+    for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.size() != 18 || name.rfind("formatbench-", 0) != 0) continue;
+        const std::string dir = it->path().string();
+        fd_guard g{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)};
+        if (g.fd < 0) continue;
+        struct stat st {};
+        if (::fstat(g.fd, &st) != 0 || st.st_uid != ::geteuid()) continue;
+        if (::faccessat(g.fd, running_marker, F_OK, AT_SYMLINK_NOFOLLOW) != 0) continue; // kept, or not ours
+        if (::flock(g.fd, LOCK_EX | LOCK_NB) != 0) continue;                             // its run is alive
+        const double age = static_cast<double>(::time(nullptr) - st.st_mtime);
+        if (age < min_age_seconds) continue;
+        std::uint64_t bytes = 0;
+        for (fs::recursive_directory_iterator f(dir, ec), fend; !ec && f != fend; f.increment(ec))
+            if (f->is_regular_file(ec)) bytes += f->file_size(ec);
+        ec.clear();
+        fs::remove_all(dir, ec);
+        if (ec)
+            notes.push_back(fmt::format("'{}' was left by a formatbench run that was killed, and cannot be "
+                                        "removed ({}); remove it by hand",
+                                        dir, ec.message()));
+        else
+            notes.push_back(
+                fmt::format("removed '{}' ({} bytes of case files), left by a formatbench run that "
+                            "was killed before it could remove it",
+                            dir, bytes));
+        ec.clear();
+    }
+    return notes;
 }
 
 directory_lock::directory_lock(const std::string& dir) {

@@ -15,6 +15,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <stdexcept>
 
@@ -100,6 +101,8 @@ run_outcome run_study(const study& s, const registry& reg, observer_list& observ
         std::string made;
         if (own_dir && leader) {
             try {
+                for (const std::string& note : remove_abandoned_temp_directories())
+                    fmt::print(stderr, "formatbench: note: {}\n", note);
                 made = make_temp_directory();
             } catch (const std::exception& e) {
                 made = std::string("!") + e.what();
@@ -108,11 +111,16 @@ run_outcome run_study(const study& s, const registry& reg, observer_list& observ
         if (own_dir) dir = world->all_gather(made).front();
         if (!dir.empty() && dir[0] == '!') throw std::runtime_error(dir.substr(1));
     } else if (own_dir) {
+        for (const std::string& note : remove_abandoned_temp_directories())
+            fmt::print(stderr, "formatbench: note: {}\n", note);
         dir = make_temp_directory();
     }
     // The study's own folder, one run at a time (rank 0 holds it for all
     // ranks; every rank hears why it could not).
+    // A folder of our own is locked too: the lock, which dies with this
+    // process, tells a later run that it is still in use.
     std::optional<directory_lock> held;
+    if (own_dir && leader) held.emplace(dir);
     if (!own_dir) {
         std::string refused;
         if (leader) try {
@@ -171,9 +179,12 @@ run_outcome run_study(const study& s, const registry& reg, observer_list& observ
     ex.reset();
     if (world) world->barrier(); // every rank is done with the folder
 
-    if (own_dir && !s.keep_files && leader) {
+    if (own_dir && leader) {
         try {
-            remove_output(dir);
+            if (s.keep_files)
+                std::filesystem::remove(std::filesystem::path(dir) / running_marker); // ended: keep the files
+            else
+                remove_output(dir);
         } catch (const std::exception& e) {
             fmt::print(stderr, "formatbench: warning: {}\n", e.what());
         }
