@@ -16,20 +16,25 @@
 //
 // HDF5's file and dataset creation, opening and closing are collective;
 // collective transfers must match across the ranks, so a collective stream
-// moves its part in pieces (plugins/common/collective_pieces.hpp) and makes
-// up the largest piece count at close with transfers that select nothing.
-// A failing open on any rank fails it on all (MPI_Allreduce after the
-// dataset's creation or opening). The dataset is written with fill time
+// moves its part in pieces and makes up the largest piece count at close
+// with transfers that select nothing. A failing open on any rank fails it
+// on all (MPI_Allreduce after the dataset's creation or opening). That
+// skeleton is plugins/common/mpi_stream.hpp, shared with mpiio and
+// pnetcdf. HDF5's MPI-IO driver fails a write that moved fewer bytes than
+// asked ("file write failed"); the message then adds the free space when
+// the disk is full. The dataset is written with fill time
 // "never": every element is written, and parallel HDF5 would otherwise
 // write the whole dataset's fill values at creation (early allocation).
 #define OMPI_SKIP_MPICXX 1 // the C API only
 #include <mpi.h>
 
 #include "../hdf5/h5_support.hpp"
-#include "common/collective_pieces.hpp"
+#include "common/mpi_stream.hpp"
 
 #include <formatbench/plugin.hpp>
 #include <formatbench/plugin_mpi.h>
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <string>
@@ -42,76 +47,42 @@ using formatbench::hdf5::h5_id;
 using formatbench::hdf5::library_call;
 using formatbench::hdf5::or_default;
 using formatbench::hdf5::own;
-using formatbench::plugin_common::collective_pieces;
 using sdk::error;
 
 // The most bytes one transfer moves: MPI-IO's counts under HDF5 are ints.
 constexpr std::uint64_t max_call_bytes = 1ull << 30;
 
 // What a writer and a reader share: the file, the dataset, the transfer
-// property list and the collective pieces.
-class stream {
-public:
-    stream(const stream&) = delete;
-    stream& operator=(const stream&) = delete;
-
+// property list and the part, in elements (plugins/common/mpi_stream.hpp
+// moves it).
+class stream : protected formatbench::plugin_common::mpi_part_stream {
 protected:
     stream(const sdk::open_request& r, bool writing)
-        : path_(r.path), dtype_(r.dtype), size_(r.element_size()),
-          collective_(r.options.get_string("transfer") == "collective"),
-          dataset_name_(r.options.get_string("dataset")),
-          pieces_(r.count == FB_COUNT_UNKNOWN ? 0 : r.count,
-                  std::max<std::uint64_t>(r.options.get_size("piece_size") / r.element_size(), 1),
-                  r.element_size()),
-          metrics_(r.metrics()) {
-        int initialised = 0, finalised = 0;
-        MPI_Initialized(&initialised);
-        MPI_Finalized(&finalised);
-        if (!initialised || finalised)
-            throw error(
-                FB_E_UNSUPPORTED,
-                "hdf5_mpio: '" + path_ +
-                    "': MPI is not initialised in this process; this plugin runs only on the ranks of "
-                    "an MPI job (formatbench run under mpirun), which hand it their communicator");
+        : mpi_part_stream("hdf5_mpio", r), dtype_(r.dtype), size_(r.element_size()),
+          dataset_name_(r.options.get_string("dataset")) {
         if (r.count == FB_COUNT_UNKNOWN)
             throw error(FB_E_STATE, "hdf5_mpio: open of '" + path_ + "' without an element count");
         if (!r.shape.empty())
             throw error(FB_E_UNSUPPORTED, "hdf5_mpio: '" + path_ +
                                               "': a data set with a shape is not supported (1-D datasets "
                                               "only); use the hdf5 plugin, or no shape");
-        comm_ = r.mpi_comm ? *static_cast<const MPI_Comm*>(r.mpi_comm) : MPI_COMM_SELF;
         first_ = r.part ? r.part->offset : 0;
         count_ = r.count;
         total_ = r.part ? r.part->total : r.count;
+        set_part(count_, std::max<std::uint64_t>(r.options.get_size("piece_size") / size_, 1), size_,
+                 std::max<std::uint64_t>(max_call_bytes / size_, 1), "elements");
 
         library_call call;
-        std::string problem;
-        fb_status status = FB_OK;
-        try {
-            open(writing);
-        } catch (const error& e) {
-            problem = e.what();
-            status = e.status();
-        }
-        // Every rank learns whether any failed and the most pieces any has.
-        long long agreed[2] = {problem.empty() ? 0 : 1,
-                               collective_ ? static_cast<long long>(pieces_.count()) : 0};
-        MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_LONG_LONG, MPI_MAX, comm_);
-        if (agreed[0] != 0) {
-            release();
-            if (problem.empty())
-                throw error(FB_E_IO, "hdf5_mpio: another rank failed to open '" + path_ +
-                                         "' (its error names the reason); this rank's open was undone");
-            throw error(status, problem);
-        }
-        calls_total_ = static_cast<std::uint64_t>(agreed[1]);
-        if (collective_) metrics_("collective_calls", static_cast<double>(calls_total_));
+        formatbench::plugin_common::rank_failure failed;
+        failed.run([&] { open(writing); }, "hdf5_mpio", path_);
+        agree_open(failed, [&] { release(); });
     }
 
     ~stream() = default;
 
     // Moves n elements at element `at` of the part between the dataset
     // and p, as one transfer of this stream's kind (H5Dwrite or H5Dread).
+    // A failed write says when the disk is full.
     void transfer(bool writing, std::uint64_t at, const void* p, std::uint64_t n) {
         const hsize_t start = first_ + at;
         const bool whole = start == 0 && n == total_;
@@ -121,17 +92,19 @@ protected:
                                              file, dxpl_.get(), p)
                                   : H5Dread(dataset_.get(), formatbench::hdf5::memory_type(dtype_), memory,
                                             file, dxpl_.get(), const_cast<void*>(p));
-        if (rc < 0) fail(FB_E_IO, writing ? "cannot write to" : "cannot read", path_);
+        if (rc >= 0) return;
+        if (!writing) fail(FB_E_IO, "cannot read", path_);
+        write_failed_ = true;
+        throw error(FB_E_IO, stack_message("cannot write to", n * size_));
     }
 
-    // Makes up the collective transfers this rank has fewer of (selecting
-    // nothing), closes the dataset and the file; every rank makes every
-    // collective call, and the first failure is thrown after them.
-    void finish(bool writing, std::string problem = {}) {
-        if (!file_.valid()) return;
-        spaces_.reset();
-        if (collective_) {
-            const std::uint64_t padded = pieces_.pad_to(calls_total_, problem, [&]() -> std::string {
+    // The writer's (and reader's) close: the collective transfers this rank
+    // has fewer of (selecting nothing), then the dataset and the file.
+    void close_stream(bool writing) {
+        finish(
+            writing,
+            [&](std::uint64_t at, const void* p, std::uint64_t n, bool) { transfer(true, at, p, n); },
+            [&]() -> std::string {
                 if (!nothing_.valid()) {
                     const hsize_t one = 1;
                     nothing_ = own(H5Screate_simple(1, &one, nullptr), H5Sclose, FB_E_INTERNAL,
@@ -145,33 +118,54 @@ protected:
                                                      nothing_.get(), file_space_.get(), dxpl_.get(), none)
                                           : H5Dread(dataset_.get(), formatbench::hdf5::memory_type(dtype_),
                                                     nothing_.get(), file_space_.get(), dxpl_.get(), none);
-                if (rc >= 0) return {};
-                try {
-                    fail(FB_E_IO, "collective transfer of nothing on", path_);
-                } catch (const error& e) {
-                    return e.what();
-                }
+                return rc >= 0 ? std::string() : stack_message("collective transfer of nothing on", 0);
+            },
+            [&] {
+                // Closing the dataset and the file writes the metadata (collective).
+                if (writing) free_space_of_failed_file();
+                spaces_.reset();
+                nothing_.reset();
+                file_space_.reset();
+                dxpl_.reset();
+                std::string problem;
+                if (!dataset_.close())
+                    problem = stack_message("cannot finish the dataset in", writing ? 1 : 0);
+                if (!file_.close() && problem.empty())
+                    problem = stack_message("cannot finish", writing ? 1 : 0);
+                return problem;
             });
-            metrics_("padding_calls", static_cast<double>(padded));
-        }
-        nothing_.reset();
-        file_space_.reset();
-        dxpl_.reset();
-        // Closing the dataset and the file writes the metadata (collective).
-        if (!dataset_.close() && problem.empty()) problem = stack_message("cannot finish the dataset in");
-        if (!file_.close() && problem.empty()) problem = stack_message("cannot finish");
-        if (!problem.empty()) throw error(FB_E_IO, problem);
     }
 
-    // Elements of the part not yet written or read.
-    std::uint64_t left() const noexcept { return collective_ ? pieces_.left() : count_ - done_; }
+    // A write that failed on any rank leaves the file incomplete and fails
+    // the case. On a full disk HDF5 1.10 then cannot write the metadata at
+    // close either, and a failed H5Fclose leaves a half-closed file that
+    // crashes MPI_Finalize (H5F__close_cb, from HDF5's clean-up at
+    // finalize). So the ranks agree (MPI_Allreduce) whether a write failed,
+    // and if one did rank 0 empties the file first, freeing the space the
+    // close needs; the file is not kept.
+    void free_space_of_failed_file() {
+        int failed = write_failed_ ? 1 : 0;
+        MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm_);
+        if (!failed) return;
+        int rank = 0;
+        MPI_Comm_rank(comm_, &rank);
+        if (rank == 0) (void)::truncate(path_.c_str(), 0);
+        MPI_Barrier(comm_);
+    }
 
-    std::string stack_message(const std::string& what) {
+    // HDF5's error stack as a message; with `written` bytes that did not
+    // land, the note of a full disk when the file system has fewer free.
+    std::string stack_message(const std::string& what, std::uint64_t written) {
+        std::string message;
         try {
             fail(FB_E_IO, what, path_);
         } catch (const error& e) {
-            return e.what();
+            message = e.what();
         }
+        if (written > 0)
+            if (std::string note = formatbench::plugin_common::disk_full_note(path_, written); !note.empty())
+                message += "; " + note;
+        return message;
     }
 
     // Closes what is open, ignoring HDF5's word (an undone open).
@@ -184,17 +178,11 @@ protected:
         file_.reset();
     }
 
-    std::string path_;
     fb_dtype dtype_;
     std::size_t size_;
-    bool collective_;
     std::string dataset_name_;
-    collective_pieces pieces_; // of this rank's part, in elements
-    sdk::metric_reporter metrics_;
-    MPI_Comm comm_ = MPI_COMM_SELF;
     std::uint64_t first_ = 0, count_ = 0, total_ = 0; // the part's first element and count; the dataset's
-    std::uint64_t calls_total_ = 0;                   // collective transfers every rank makes
-    std::uint64_t done_ = 0;                          // independent: elements written or read
+    bool write_failed_ = false;                       // an H5Dwrite of this rank failed
     std::vector<hsize_t> dims_;
     h5_id file_, dataset_, file_space_, dxpl_, nothing_;
     formatbench::hdf5::block_spaces spaces_;
@@ -298,55 +286,21 @@ struct hdf5_mpio_format {
         explicit writer(const sdk::open_request& r) : stream(r, true) {}
         ~writer() {
             try {
-                library_call call;
-                finish(true);
+                close();
             } catch (...) {
             }
         }
 
         void write(const void* data, std::uint64_t count) {
             library_call call;
-            if (!file_.valid()) throw error(FB_E_STATE, "hdf5_mpio: write to '" + path_ + "' after close");
-            if (count > left())
-                throw error(FB_E_STATE, "hdf5_mpio: write to '" + path_ + "' past the " +
-                                            std::to_string(count_) + " elements of its part");
-            if (collective_) {
-                pieces_.write(data, count,
-                              [&](std::uint64_t, std::uint64_t at, const void* p, std::uint64_t n) {
-                                  transfer(true, at, p, n);
-                              });
-                return;
-            }
-            const auto* p = static_cast<const unsigned char*>(data);
-            const std::uint64_t most = std::max<std::uint64_t>(max_call_bytes / size_, 1);
-            while (count > 0) {
-                const std::uint64_t n = std::min(count, most);
-                transfer(true, done_, p, n);
-                p += n * size_;
-                count -= n;
-                done_ += n;
-            }
+            write_units(data, count, [&](std::uint64_t at, const void* p, std::uint64_t n, bool) {
+                transfer(true, at, p, n);
+            });
         }
 
         void close() {
             library_call call;
-            if (!file_.valid()) return;
-            std::string problem;
-            if (collective_) {
-                try {
-                    pieces_.flush([&](std::uint64_t, std::uint64_t at, const void* p, std::uint64_t n) {
-                        transfer(true, at, p, n);
-                    });
-                } catch (const error& e) {
-                    problem = e.what();
-                }
-            }
-            const std::uint64_t written = count_ - left();
-            finish(true, problem);
-            if (written < count_)
-                throw error(FB_E_STATE, "hdf5_mpio: '" + path_ + "' was closed after " +
-                                            std::to_string(written) + " of the " + std::to_string(count_) +
-                                            " elements of its part; the rest of its dataset is undefined");
+            close_stream(true);
         }
     };
 
@@ -355,38 +309,20 @@ struct hdf5_mpio_format {
         explicit reader(const sdk::open_request& r) : stream(r, false) {}
         ~reader() {
             try {
-                library_call call;
-                finish(false);
+                close();
             } catch (...) {
             }
         }
 
         void read(void* data, std::uint64_t count) {
             library_call call;
-            if (!file_.valid()) throw error(FB_E_STATE, "hdf5_mpio: read from '" + path_ + "' after close");
-            if (count > left())
-                throw error(FB_E_TRUNCATED, "hdf5_mpio: read from '" + path_ + "' past the " +
-                                                std::to_string(count_) + " elements of its part");
-            if (collective_) {
-                pieces_.read(data, count, [&](std::uint64_t, std::uint64_t at, void* p, std::uint64_t n) {
-                    transfer(false, at, p, n);
-                });
-                return;
-            }
-            auto* p = static_cast<unsigned char*>(data);
-            const std::uint64_t most = std::max<std::uint64_t>(max_call_bytes / size_, 1);
-            while (count > 0) {
-                const std::uint64_t n = std::min(count, most);
-                transfer(false, done_, p, n);
-                p += n * size_;
-                count -= n;
-                done_ += n;
-            }
+            read_units(data, count,
+                       [&](std::uint64_t at, void* p, std::uint64_t n, bool) { transfer(false, at, p, n); });
         }
 
         void close() {
             library_call call;
-            finish(false);
+            close_stream(false);
         }
     };
 };

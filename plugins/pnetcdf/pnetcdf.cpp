@@ -17,16 +17,28 @@
 //
 // Collective calls must match across the ranks, the host's calls need not
 // (uneven slices under `scaling: strong`, the host's chunks): as the mpiio
-// and hdf5_mpio plugins do (plugins/common/collective_pieces.hpp), a
-// collective stream cuts its part into pieces of `piece_size` bytes (whole
-// elements) and makes one _all call per piece, the ranks agree at open on
-// the largest number of pieces (MPI_Allreduce), and at close a rank with
-// fewer makes the difference up with _all calls of count 0. A failing open on any rank fails it on all: the
-// checks of each rank alone come before the first collective call and are agreed on (one MPI_Allreduce), the
-// outcome of PnetCDF's collective calls is the same on every rank (they are collective MPI-IO calls and
-// broadcasts; the definitions between them are the same on every rank), and a second MPI_Allreduce after them
-// agrees on the failure of any, so no rank is left waiting in a collective call; every rank then reports the
-// first failing rank's reason.
+// and hdf5_mpio plugins do (the skeleton the three share,
+// plugins/common/mpi_stream.hpp), a collective stream cuts its part into
+// pieces of `piece_size` bytes (whole elements) and makes one _all call
+// per piece, the ranks agree at open on the largest number of pieces
+// (MPI_Allreduce), and at close a rank with fewer makes the difference up
+// with _all calls of count 0. A failing open on any rank fails it on all:
+// the checks of each rank alone come before the first collective call and
+// are agreed on (one MPI_Allreduce), the outcome of PnetCDF's collective
+// calls is the same on every rank (they are collective MPI-IO calls and
+// broadcasts; the definitions between them are the same on every rank),
+// and a second agreement after them covers the failure of any, so no rank
+// is left waiting in a collective call; a rank that did not fail reports
+// every failing rank's reason.
+//
+// A full disk: PnetCDF 1.12 returns NC_NOERR for writes that a full disk
+// cut short (Open MPI's OMPIO reports them as short counts, which PnetCDF
+// built without _USE_MPI_GET_COUNT does not read; ncmpi_inq_put_size then
+// counts the bytes asked). So besides each call's code and
+// ncmpi_inq_put_size, the writer's close looks at the file itself: each
+// rank's part must lie within the file and, when the file system has no
+// byte free, hold no hole (where a short write left one). It fails the
+// write phase naming the file, the bytes there and the free space.
 //
 // Reading checks the file before PnetCDF parses it: PnetCDF 1.12 opens a
 // file cut inside its header without an error (it read as one without the
@@ -54,8 +66,8 @@
 #include <pnetcdf.h>
 
 #include "../netcdf/classic_header.hpp"
-#include "common/collective_pieces.hpp"
 #include "common/mpi_hints.hpp"
+#include "common/mpi_stream.hpp"
 
 #include <formatbench/plugin.hpp>
 #include <formatbench/plugin_mpi.h>
@@ -76,7 +88,6 @@
 namespace {
 
 namespace sdk = formatbench::sdk;
-using formatbench::plugin_common::collective_pieces;
 using formatbench::plugin_common::info_handle;
 using formatbench::plugin_common::mpi_hints;
 using sdk::error;
@@ -192,7 +203,7 @@ error nc_error(int code, fb_status otherwise, const std::string& what, const std
                const std::string& hint = "") {
     std::string message = "pnetcdf: " + what + " '" + path + "': " + ncmpi_strerror(code);
     if (code == NC_ENO_SPACE || code == NC_EQUOTA)
-        message += " (free space there or choose another directory)";
+        message += "; " + formatbench::plugin_common::disk_space_note(path, 1);
     if (!hint.empty()) message += "; " + hint;
     return error(status_for(code, otherwise), message);
 }
@@ -271,34 +282,6 @@ void check_hints(int ncid, const mpi_hints& hints, const std::string& path) {
         throw error(FB_E_UNSUPPORTED, why);
 }
 
-std::uint64_t byte_count(std::uint64_t count, std::size_t size, const std::string& path) {
-    // MPI_Offset is signed: the file's bytes must fit in 63 bits.
-    if (size != 0 && count > static_cast<std::uint64_t>(INT64_MAX) / size)
-        throw error(FB_E_INVALID_OPTION, "pnetcdf: element count " + std::to_string(count) + " for '" + path +
-                                             "' overflows a 64-bit file offset");
-    return count * size;
-}
-
-// A failure kept until the ranks agree on it.
-struct failure {
-    fb_status status = FB_OK;
-    std::string message;
-    explicit operator bool() const noexcept { return status != FB_OK; }
-};
-
-// Runs fn unless f holds a failure already, and keeps what it throws.
-template <class Fn>
-void step(failure& f, const std::string& path, Fn&& fn) {
-    if (f) return;
-    try {
-        fn();
-    } catch (const error& e) {
-        f = {e.status(), e.what()};
-    } catch (const std::bad_alloc&) {
-        f = {FB_E_NO_MEMORY, "pnetcdf: out of memory opening '" + path + "'"};
-    }
-}
-
 // ---- The file before PnetCDF sees it -------------------------------------------------
 
 // Owns a file descriptor.
@@ -346,89 +329,77 @@ void check_file(const std::string& path, const std::string& variable) {
 
 // ---- Streams ------------------------------------------------------------------------
 
-// What a writer and a reader share: the open file, the part and the
-// collective pieces.
-class stream {
-public:
-    stream(const stream&) = delete;
-    stream& operator=(const stream&) = delete;
-
+// What a writer and a reader share: the open file and the part, in
+// elements (plugins/common/mpi_stream.hpp moves it).
+class stream : protected formatbench::plugin_common::mpi_part_stream {
 protected:
     stream(const sdk::open_request& r, bool writing)
-        : path_(r.path), dtype_(r.dtype), size_(r.element_size()),
-          variable_(r.options.get_string("variable")),
-          collective_(r.options.get_string("transfer") == "collective"), metrics_(r.metrics()) {
-        int initialised = 0, finalised = 0;
-        MPI_Initialized(&initialised);
-        MPI_Finalized(&finalised);
-        if (!initialised || finalised)
-            throw error(
-                FB_E_UNSUPPORTED,
-                "pnetcdf: '" + path_ +
-                    "': MPI is not initialised in this process; this plugin runs only on the ranks of "
-                    "an MPI job (formatbench run under mpirun), which hand it their communicator");
-        comm_ = r.mpi_comm ? *static_cast<const MPI_Comm*>(r.mpi_comm) : MPI_COMM_SELF;
+        : mpi_part_stream("pnetcdf", r), dtype_(r.dtype), size_(r.element_size()),
+          variable_(r.options.get_string("variable")) {
         // Each piece is whole elements, at least one.
         const std::uint64_t piece = std::max<std::uint64_t>(1, r.options.get_size("piece_size") / size_);
         const cdf format = format_of(r.options);
         type_ = variable_type(dtype_, format);
         const auto hints = formatbench::plugin_common::mpi_hints_of(r.options);
+        const auto undo = [&] { this->undo(writing); };
 
         // 1. What each rank finds alone, agreed on before any collective call.
-        failure f;
-        step(f, path_, [&] {
-            check_option_set(r.options, dtype_);
-            if (r.count == FB_COUNT_UNKNOWN)
-                throw error(FB_E_STATE, "pnetcdf: open of '" + path_ + "' without an element count");
-            offset_ = r.part ? r.part->offset : 0;
-            total_ = r.part ? r.part->total : r.count;
-            byte_count(total_, size_, path_);
-            bytes_ = byte_count(r.count, size_, path_);
-            pieces_ = collective_pieces(r.count, piece, size_);
-            if (writing) {
-                // NC_CLOBBER makes rank 0 unlink the path before the create:
-                // only a regular file may be replaced so (not a device).
-                struct stat st {};
-                if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-                    throw error(FB_E_IO, "pnetcdf: '" + path_ +
-                                             "' is not a regular file; PnetCDF deletes the path it creates "
-                                             "(NC_CLOBBER), so this plugin writes only regular files");
-            } else {
-                check_file(path_, variable_);
-            }
-        });
-        agree(f, 0, writing);
+        formatbench::plugin_common::rank_failure failed;
+        failed.run(
+            [&] {
+                check_option_set(r.options, dtype_);
+                if (r.count == FB_COUNT_UNKNOWN)
+                    throw error(FB_E_STATE, "pnetcdf: open of '" + path_ + "' without an element count");
+                offset_ = r.part ? r.part->offset : 0;
+                total_ = r.part ? r.part->total : r.count;
+                count_ = r.count;
+                byte_count(total_, size_);
+                set_part(r.count, piece, size_, max_call_bytes / size_, "elements");
+                if (writing) {
+                    // NC_CLOBBER makes rank 0 unlink the path before the create:
+                    // only a regular file may be replaced so (not a device).
+                    struct stat st {};
+                    if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+                        throw error(FB_E_IO,
+                                    "pnetcdf: '" + path_ +
+                                        "' is not a regular file; PnetCDF deletes the path it creates "
+                                        "(NC_CLOBBER), so this plugin writes only regular files");
+                } else {
+                    check_file(path_, variable_);
+                }
+            },
+            "pnetcdf", path_);
+        agree_open(failed, undo);
 
         // 2. PnetCDF's collective open (same outcome on every rank) and
         // the definitions (or their checks) between, agreed on after.
         info_handle info(hints);
-        step(f, path_, [&] {
-            if (writing) {
-                if (int rc = ncmpi_create(comm_, path_.c_str(), create_mode(format) | NC_CLOBBER, info.get(),
-                                          &ncid_);
-                    rc != NC_NOERR) {
-                    ncid_ = -1;
-                    throw nc_error(rc, FB_E_IO, "cannot create", path_);
+        failed.run(
+            [&] {
+                if (writing) {
+                    if (int rc = ncmpi_create(comm_, path_.c_str(), create_mode(format) | NC_CLOBBER,
+                                              info.get(), &ncid_);
+                        rc != NC_NOERR) {
+                        ncid_ = -1;
+                        throw nc_error(rc, FB_E_IO, "cannot create", path_);
+                    }
+                    define(format);
+                } else {
+                    int rc = ncmpi_open(comm_, path_.c_str(), NC_NOWRITE, info.get(), &ncid_);
+                    // NC_ENULLPAD (header padding not null bytes) leaves the file open.
+                    if (rc != NC_NOERR && rc != NC_ENULLPAD) {
+                        ncid_ = -1;
+                        throw nc_error(rc, FB_E_CORRUPT, "cannot open", path_);
+                    }
+                    inspect();
                 }
-                define(format);
-            } else {
-                int rc = ncmpi_open(comm_, path_.c_str(), NC_NOWRITE, info.get(), &ncid_);
-                // NC_ENULLPAD (header padding not null bytes) leaves the file open.
-                if (rc != NC_NOERR && rc != NC_ENULLPAD) {
-                    ncid_ = -1;
-                    throw nc_error(rc, FB_E_CORRUPT, "cannot open", path_);
-                }
-                inspect();
-            }
-            check_hints(ncid_, hints, path_);
-        });
-        calls_total_ = static_cast<std::uint64_t>(
-            agree(f, collective_ ? static_cast<long long>(pieces_.count()) : 0, writing));
-        if (collective_) {
-            metrics_("collective_calls", static_cast<double>(calls_total_));
-        } else {
+                check_hints(ncid_, hints, path_);
+            },
+            "pnetcdf", path_);
+        agree_open(failed, undo);
+        if (!collective_) {
             if (int rc = ncmpi_begin_indep_data(ncid_); rc != NC_NOERR) {
-                undo(writing);
+                undo();
                 throw nc_error(rc, FB_E_IO, "ncmpi_begin_indep_data on", path_);
             }
             independent_ = true;
@@ -439,44 +410,44 @@ protected:
     // was not called (the adapter always calls it) without reporting.
     ~stream() = default;
 
-    // The missing collective calls (count 0), ncmpi_end_indep_data and
-    // ncmpi_close; the first error after all of them, so that every rank
-    // makes every call.
-    template <class Pad>
-    void finish_with(Pad pad) {
-        if (ncid_ < 0) return;
-        std::string problem;
-        const std::uint64_t padded = pieces_.pad_to(calls_total_, problem, [&]() -> std::string {
-            const int rc = pad();
-            return rc == NC_NOERR ? std::string()
-                                  : nc_error(rc, FB_E_IO, "collective call of count 0 on", path_).what();
-        });
-        if (collective_) metrics_("padding_calls", static_cast<double>(padded));
-        if (independent_) {
-            independent_ = false;
-            if (int rc = ncmpi_end_indep_data(ncid_); rc != NC_NOERR && problem.empty())
-                problem = nc_error(rc, FB_E_IO, "ncmpi_end_indep_data on", path_).what();
-        }
-        if (int rc = ncmpi_close(std::exchange(ncid_, -1)); rc != NC_NOERR && problem.empty())
-            problem = nc_error(rc, FB_E_IO, "cannot close", path_).what();
-        if (!problem.empty()) throw error(FB_E_IO, problem);
+    // A collective call of count 0 (a writer's or a reader's): "" or why it
+    // failed.
+    template <class Call>
+    std::string pad(Call call) {
+        const int rc = call();
+        return rc == NC_NOERR ? std::string()
+                              : nc_error(rc, FB_E_IO, "collective call of count 0 on", path_).what();
     }
 
-    std::string path_;
+    // ncmpi_end_indep_data and ncmpi_close: "" or the first failure; a
+    // writer then checks that its part is in the file (PnetCDF reports
+    // success for writes a full disk cut short).
+    std::string close_file(bool writing) {
+        std::string problem;
+        if (independent_) {
+            independent_ = false;
+            if (int rc = ncmpi_end_indep_data(ncid_); rc != NC_NOERR)
+                problem = nc_error(rc, FB_E_IO, "ncmpi_end_indep_data on", path_).what();
+        }
+        if (int rc = ncmpi_close(std::exchange(ncid_, -1)); rc != NC_NOERR && problem.empty()) {
+            problem = nc_error(rc, FB_E_IO, "cannot close", path_).what();
+            if (std::string note = formatbench::plugin_common::disk_full_note(path_, 1); !note.empty())
+                problem += "; " + note;
+        }
+        if (writing && problem.empty())
+            problem = formatbench::plugin_common::part_missing("pnetcdf", path_, part_begin_, count_ * size_);
+        return problem;
+    }
+
     fb_dtype dtype_;
     std::size_t size_;
     std::string variable_;
     nc_type type_ = NC_NAT;
-    bool collective_;
     bool independent_ = false; // in PnetCDF's independent data mode
-    sdk::metric_reporter metrics_;
-    MPI_Comm comm_ = MPI_COMM_SELF;
     int ncid_ = -1, varid_ = -1;
     std::uint64_t offset_ = 0, total_ = 0; // the part's first element, the variable's elements
-    std::uint64_t bytes_ = 0;              // the part's bytes
-    std::uint64_t done_ = 0;               // bytes written or read so far
-    std::uint64_t calls_total_ = 0;        // collective calls of the rank with the most pieces
-    collective_pieces pieces_{0, 1, 1};    // of this rank's part, in elements
+    std::uint64_t count_ = 0;              // the part's elements
+    std::uint64_t part_begin_ = 0;         // a writer's: the part's first byte in the file
 
 private:
     // The writer's definitions: fill off, the dimension, the variable (u8
@@ -504,6 +475,10 @@ private:
                            rc == NC_EVARSIZE ? std::string("the variable is too large for format ") +
                                                    format_label(format) + " (64bit_data holds the most)"
                                              : std::string());
+        MPI_Offset begin = 0;
+        check(ncmpi_inq_varoffset(ncid_, varid_, &begin), FB_E_IO, "cannot find the variable's data in",
+              path_);
+        part_begin_ = static_cast<std::uint64_t>(begin) + offset_ * size_;
     }
 
     // The reader's checks of the variable: there, 1-D, of the dtype's
@@ -569,31 +544,6 @@ private:
                             " were expected; set the count to " + std::to_string(have));
     }
 
-    // Every rank learns whether any failed and the largest `value` of any.
-    // On a failure the lowest failing rank's status and message go to every
-    // rank (the host reports one rank's error, often rank 0's), each rank
-    // closes (or, writing, aborts) the file it has open, and throws its own
-    // error, or the other rank's with that rank's number.
-    long long agree(failure& f, long long value, bool writing) {
-        long long agreed[2] = {f ? 1 : 0, value};
-        MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_LONG_LONG, MPI_MAX, comm_);
-        if (agreed[0] == 0) return agreed[1];
-        int rank = 0;
-        MPI_Comm_rank(comm_, &rank);
-        int first = f ? rank : INT_MAX;
-        MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm_);
-        long long head[2] = {f.status, static_cast<long long>(f.message.size())};
-        MPI_Bcast(head, 2, MPI_LONG_LONG, first, comm_);
-        std::string text = rank == first ? f.message : std::string(static_cast<std::size_t>(head[1]), ' ');
-        MPI_Bcast(text.data(), static_cast<int>(head[1]), MPI_CHAR, first, comm_);
-        undo(writing);
-        if (f) throw error(f.status, f.message);
-        if (text.rfind("pnetcdf: ", 0) == 0) text.erase(0, 9);
-        throw error(static_cast<fb_status>(head[0]), "pnetcdf: rank " + std::to_string(first) +
-                                                         " of the communicator failed to open '" + path_ +
-                                                         "', so this rank's open was undone: " + text);
-    }
-
     // Closes the file of a failed open (collective; every rank has it
     // open or none has): a new file is aborted (PnetCDF removes one still
     // in define mode).
@@ -651,69 +601,48 @@ struct pnetcdf_format {
         explicit writer(const sdk::open_request& r) : stream(r, true) {}
         ~writer() {
             try {
-                finish();
+                close();
             } catch (...) {
             }
         }
 
         void write(const void* data, std::uint64_t count) {
-            if (ncid_ < 0) throw error(FB_E_STATE, "pnetcdf: write to '" + path_ + "' after close");
-            const auto* p = static_cast<const unsigned char*>(data);
-            std::uint64_t bytes = byte_count(count, size_, path_);
-            if (count > (collective_ ? pieces_.left() : (bytes_ - done_) / size_))
-                throw error(FB_E_STATE, "pnetcdf: write to '" + path_ + "' past the " +
-                                            std::to_string(bytes_ / size_) + " elements of its part");
-            if (!collective_) {
-                while (bytes > 0) {
-                    const std::uint64_t n = std::min(bytes, max_call_bytes / size_ * size_);
-                    if (int rc = put_vara(ncid_, varid_, type_, offset_ + done_ / size_, n / size_, p, false);
-                        rc != NC_NOERR)
-                        throw nc_error(rc, FB_E_IO, "ncmpi_put_vara to", path_);
-                    p += n;
-                    bytes -= n;
-                    done_ += n;
-                }
-                return;
-            }
-            pieces_.write(p, count,
-                          [&](std::uint64_t, std::uint64_t first, const void* piece, std::uint64_t n) {
-                              put(first, piece, n);
-                          });
+            write_units(data, count, [&](std::uint64_t first, const void* p, std::uint64_t n, bool all) {
+                put(first, p, n, all);
+            });
         }
 
-        void close() { finish(); }
+        void close() {
+            alignas(8) static const unsigned char none[8] = {};
+            finish(
+                true,
+                [&](std::uint64_t first, const void* p, std::uint64_t n, bool all) { put(first, p, n, all); },
+                [&] { return pad([&] { return put_vara(ncid_, varid_, type_, 0, 0, none, true); }); },
+                [&] { return close_file(true); });
+        }
 
     private:
-        // A piece (n elements from element `first` of the part) as one
-        // ncmpi_put_vara_<type>_all.
-        void put(std::uint64_t first, const void* p, std::uint64_t n) {
-            done_ += n * size_;
-            if (int rc = put_vara(ncid_, varid_, type_, offset_ + first, n, p, true); rc != NC_NOERR)
-                throw nc_error(rc, FB_E_IO, "ncmpi_put_vara_all to", path_);
-        }
-
-        void finish() {
-            if (ncid_ < 0) return;
-            std::string problem;
-            try { // the staged rest of the part, as its last piece
-                pieces_.flush([&](std::uint64_t, std::uint64_t first, const void* piece, std::uint64_t n) {
-                    put(first, piece, n);
-                });
-            } catch (const error& e) {
-                problem = e.what();
+        // n elements from element `first` of the part as one
+        // ncmpi_put_vara_<type>(_all). A call that fails, or whose MPI-IO
+        // writes moved fewer bytes than asked (PnetCDF's count of bytes
+        // written, ncmpi_inq_put_size, as a full disk leaves it without an
+        // error), fails the write.
+        void put(std::uint64_t first, const void* p, std::uint64_t n, bool all) {
+            const char* call = all ? "ncmpi_put_vara_all" : "ncmpi_put_vara";
+            MPI_Offset before = 0, after = 0;
+            const int counted = ncmpi_inq_put_size(ncid_, &before);
+            if (int rc = put_vara(ncid_, varid_, type_, offset_ + first, n, p, all); rc != NC_NOERR) {
+                error e = nc_error(rc, FB_E_IO, std::string(call) + " to", path_);
+                std::string note = formatbench::plugin_common::disk_full_note(path_, n * size_);
+                if (note.empty() || rc == NC_ENO_SPACE || rc == NC_EQUOTA) throw e;
+                throw error(e.status(), std::string(e.what()) + "; " + note);
             }
-            alignas(8) static const unsigned char none[8] = {};
-            try {
-                finish_with([&] { return put_vara(ncid_, varid_, type_, 0, 0, none, true); });
-            } catch (const error& e) {
-                if (problem.empty()) problem = e.what();
+            if (counted != NC_NOERR || ncmpi_inq_put_size(ncid_, &after) != NC_NOERR) return;
+            const auto done = static_cast<std::uint64_t>(after - before);
+            if (done < n * size_) {
+                throw formatbench::plugin_common::short_write("pnetcdf", call, path_,
+                                                              part_begin_ + first * size_, done, n * size_);
             }
-            if (!problem.empty()) throw error(FB_E_IO, problem);
-            if (done_ < bytes_)
-                throw error(FB_E_STATE,
-                            "pnetcdf: '" + path_ + "' was closed after " + std::to_string(done_ / size_) +
-                                " of the " + std::to_string(bytes_ / size_) +
-                                " elements of this rank's part; the rest of its variable is undefined");
         }
     };
 
@@ -722,36 +651,24 @@ struct pnetcdf_format {
         explicit reader(const sdk::open_request& r) : stream(r, false) {}
         ~reader() {
             try {
-                finish();
+                close();
             } catch (...) {
             }
         }
 
         void read(void* data, std::uint64_t count) {
-            if (ncid_ < 0) throw error(FB_E_STATE, "pnetcdf: read from '" + path_ + "' after close");
-            auto* p = static_cast<unsigned char*>(data);
-            std::uint64_t bytes = byte_count(count, size_, path_);
-            if (bytes > bytes_ - done_)
-                throw error(FB_E_TRUNCATED, "pnetcdf: read from '" + path_ + "' past the " +
-                                                std::to_string(bytes_ / size_) + " elements of its part");
-            done_ += bytes;
-            if (!collective_) {
-                std::uint64_t at = (done_ - bytes) / size_;
-                while (bytes > 0) {
-                    const std::uint64_t n = std::min(bytes, max_call_bytes / size_ * size_);
-                    get(p, at, n / size_, false);
-                    p += n;
-                    at += n / size_;
-                    bytes -= n;
-                }
-                return;
-            }
-            pieces_.read(p, count, [&](std::uint64_t, std::uint64_t first, void* piece, std::uint64_t n) {
-                get(piece, first, n, true);
+            read_units(data, count, [&](std::uint64_t first, void* p, std::uint64_t n, bool all) {
+                get(p, first, n, all);
             });
         }
 
-        void close() { finish(); }
+        void close() {
+            alignas(8) unsigned char none[8] = {};
+            finish(
+                false, [](std::uint64_t, const void*, std::uint64_t, bool) {},
+                [&] { return pad([&] { return get_vara(ncid_, varid_, type_, 0, 0, none, true); }); },
+                [&] { return close_file(false); });
+        }
 
     private:
         // n elements from element `first` of the part, independent or
@@ -760,11 +677,6 @@ struct pnetcdf_format {
             if (int rc = get_vara(ncid_, varid_, type_, offset_ + first, n, p, collective); rc != NC_NOERR)
                 throw nc_error(rc, rc == NC_EEDGE ? FB_E_TRUNCATED : FB_E_IO,
                                collective ? "ncmpi_get_vara_all from" : "ncmpi_get_vara from", path_);
-        }
-
-        void finish() {
-            alignas(8) unsigned char none[8] = {};
-            finish_with([&] { return get_vara(ncid_, varid_, type_, 0, 0, none, true); });
         }
     };
 };

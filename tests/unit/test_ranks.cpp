@@ -120,11 +120,16 @@ TEST(combine_phase, aggregate_is_first_start_to_last_end) {
 TEST(combine_steps, one_failing_rank_fails_all_and_is_named) {
     std::vector<fb::rank_report> r(3);
     EXPECT_TRUE(fb::combine_steps(r).ok());
-    r[2].step = {fb::case_status::failed, "later"};
     r[1].step = {fb::case_status::crashed, "plugin process killed by signal 11"};
     fb::step_result s = fb::combine_steps(r);
     EXPECT_EQ(s.status, fb::case_status::crashed);
     EXPECT_EQ(s.error, "rank 1: plugin process killed by signal 11");
+    // Every failing rank's message is kept, in rank order; the status is
+    // the first failing rank's.
+    r[2].step = {fb::case_status::failed, "later"};
+    s = fb::combine_steps(r);
+    EXPECT_EQ(s.status, fb::case_status::crashed);
+    EXPECT_EQ(s.error, "rank 1: plugin process killed by signal 11; rank 2: later");
     // An interrupted rank stops every rank, whatever failed elsewhere.
     r[2].step = {fb::case_status::skipped, "interrupted"};
     EXPECT_EQ(fb::combine_steps(r).status, fb::case_status::skipped);
@@ -137,11 +142,28 @@ TEST(combine_steps, one_failing_rank_fails_all_and_is_named) {
     EXPECT_EQ(s.status, fb::case_status::timeout);
     EXPECT_EQ(s.error, "rank 1: case did not finish within its timeout");
     stopped[1].step = {fb::case_status::failed, fb::another_rank_failed};
-    EXPECT_EQ(fb::combine_steps(stopped).error, std::string("rank 0: ") + fb::another_rank_failed);
+    EXPECT_EQ(fb::combine_steps(stopped).error, std::string("ranks 0-1: ") + fb::another_rank_failed);
+    // A rank that only stopped is left out beside those that failed.
+    std::vector<fb::rank_report> three(3);
+    three[0].step = {fb::case_status::failed, "mpiio: disk full at byte 0"};
+    three[1].step = {fb::case_status::failed, fb::another_rank_failed};
+    three[2].step = {fb::case_status::failed, "mpiio: disk full at byte 800"};
+    EXPECT_EQ(fb::combine_steps(three).error,
+              "rank 0: mpiio: disk full at byte 0; rank 2: mpiio: disk full at byte 800");
     // Alone, the error is the rank's own.
     std::vector<fb::rank_report> alone(1);
     alone[0].step = {fb::case_status::failed, "x"};
     EXPECT_EQ(fb::combine_steps(alone).error, "x");
+}
+
+TEST(combine_steps, ranks_with_the_same_message_share_it) {
+    std::vector<fb::rank_report> r(7);
+    for (std::size_t i : {0, 1, 2, 3, 5})
+        r[i].step = {fb::case_status::failed, "same"};
+    r[6].step = {fb::case_status::failed, "other"};
+    const fb::step_result s = fb::combine_steps(r);
+    EXPECT_EQ(s.status, fb::case_status::failed);
+    EXPECT_EQ(s.error, "ranks 0-3, 5: same; rank 6: other");
 }
 
 TEST(combine_verify, counts_add_and_the_largest_error_stays) {

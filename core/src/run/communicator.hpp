@@ -26,7 +26,7 @@ public:
 };
 
 // What a rank's phase fails with when it stops because another rank's
-// failed (rank_aggregate.cpp names the rank that failed first instead).
+// failed (rank_aggregate.cpp names the ranks that failed instead).
 inline constexpr const char* another_rank_failed = "stopped: another rank's phase failed";
 
 class communicator : public rank_meeting {

@@ -62,6 +62,20 @@ double mixture_quantile(const std::vector<const latency_summary*>& ls, double q)
     return hi;
 }
 
+// Ranks in increasing order as ranges: "0-3, 5, 7-8".
+std::string rank_ranges(const std::vector<std::size_t>& ranks) {
+    std::string out;
+    for (std::size_t i = 0; i < ranks.size();) {
+        std::size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+            ++j;
+        if (!out.empty()) out += ", ";
+        out += j == i ? fmt::format("{}", ranks[i]) : fmt::format("{}-{}", ranks[i], ranks[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
 } // namespace
 
 std::optional<latency_summary> combine_latency(const std::vector<rank_report>& ranks) {
@@ -98,13 +112,31 @@ std::optional<latency_summary> combine_latency(const std::vector<rank_report>& r
 step_result combine_steps(const std::vector<rank_report>& ranks) {
     for (const rank_report& r : ranks)
         if (r.step.status == case_status::skipped) return r.step;
-    for (bool followed : {false, true})
-        for (std::size_t i = 0; i < ranks.size(); ++i)
-            if (!ranks[i].step.ok() && (ranks[i].step.error == another_rank_failed) == followed) {
-                step_result s = ranks[i].step;
-                if (ranks.size() > 1) s.error = fmt::format("rank {}: {}", i, s.error);
-                return s;
-            }
+    for (bool followed : {false, true}) {
+        // Each distinct message with the ranks that gave it, in the order
+        // of their first rank.
+        std::vector<std::pair<std::string, std::vector<std::size_t>>> messages;
+        step_result out;
+        for (std::size_t i = 0; i < ranks.size(); ++i) {
+            const step_result& s = ranks[i].step;
+            if (s.ok() || (s.error == another_rank_failed) != followed) continue;
+            if (out.ok()) out = s;
+            auto same = std::find_if(messages.begin(), messages.end(),
+                                     [&](const auto& m) { return m.first == s.error; });
+            if (same == messages.end())
+                messages.push_back({s.error, {i}});
+            else
+                same->second.push_back(i);
+        }
+        if (messages.empty()) continue;
+        if (ranks.size() == 1) return out;
+        out.error.clear();
+        for (const auto& [text, who] : messages) {
+            if (!out.error.empty()) out.error += "; ";
+            out.error += fmt::format("{} {}: {}", who.size() > 1 ? "ranks" : "rank", rank_ranges(who), text);
+        }
+        return out;
+    }
     return {};
 }
 

@@ -4,7 +4,7 @@
 // start moved onto rank 0's clock), as IOR defines it; CPU times and plugin
 // metrics are summed over the ranks; each rank's own time is kept as the
 // fastest, median and slowest; verification counts are summed. A step fails
-// on every rank when it fails on one, with that rank named. Pure functions,
+// on every rank when it fails on one, with each failing rank's message. Pure functions,
 // identical on every rank, so every rank's runner decides alike.
 #pragma once
 
@@ -23,10 +23,12 @@ struct rank_report {
 };
 
 // The step for all ranks: interrupted on any rank wins (the run stops
-// everywhere), then the first rank that failed ("rank 1: ..." when there
-// are several ranks) of its own accord, before one that only stopped
-// because another did (another_rank_failed, communicator.hpp); ok when all
-// are.
+// everywhere); else the ranks that failed of their own accord, or, when
+// none did, those that only stopped because another did
+// (another_rank_failed, communicator.hpp): the status of the first of
+// them, and every one's message, in rank order ("rank 0: A; rank 1: B"
+// when there are several ranks; ranks with the same message share it:
+// "ranks 0-2, 5: A"); ok when all are.
 step_result combine_steps(const std::vector<rank_report>& ranks);
 
 // The phase as one sample: wall_s = max(started + wall) - min(started) over
