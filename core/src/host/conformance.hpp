@@ -21,7 +21,13 @@
 //  - read_at/DTYPE, read_box/DTYPE/SHAPE, direct_io/DTYPE (ABI 1.2), where
 //    offered: read-at ranges and read-box boxes (3x4x5 and 37x41, on every
 //    axis) equal what read() gives; ranges and boxes outside the data set
-//    or of another ndim are FB_E_TRUNCATED and write nothing; with
+//    or of another ndim are FB_E_TRUNCATED and write nothing; on the
+//    widest dtype read_at/DTYPE/large and read_box/DTYPE/large (a file of
+//    several of any block up to 1 MiB) and .../OPTION=VALUE for each value
+//    of the option sweep (a file four times the largest size it sets, so a
+//    block size set small makes many blocks; a value with which the plugin
+//    refuses random access gets another option's value that turns it on);
+//    with
 //    FB_CAP_DIRECT_IO, FB_OPEN_DIRECT reads the same values (not
 //    applicable, with the reason, where the file system refuses O_DIRECT).
 //  - overwrite/existing_file: writing over a larger file of the plugin's own
