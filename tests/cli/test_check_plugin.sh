@@ -236,6 +236,34 @@ if [ -f "$ZS" ]; then
   expect_in "$work/out" "pass  read_at/f64/frame_size=65536 (32769 elements, 4 x frame_size; with frames=independent, without which read-at is refused)"
 fi
 
+# An option whose values all write the same bytes is named in a warning
+# (validated but ignored: FB_BLOCKS_FAULT=ignore_preset), which does not
+# fail the plugin; options that change the file pass without one.
+expect_status 0 "$FB" check-plugin "$BL" --only 'option_effect/*'
+expect_in "$work/out" "pass  option_effect/preset"
+expect_in "$work/out" "pass  option_effect/block_size"
+expect_not_in "$work/out" "WARN"
+expect_not_in "$work/out" "warning"
+FB_BLOCKS_FAULT=ignore_preset expect_status 0 "$FB" check-plugin "$BL" --only 'option_effect/*'
+expect_in "$work/out" "WARN  option_effect/preset: option 'preset': its values 6 (the default), 0, 9, 4, 1, 7 wrote byte-identical files (16385 elements of f64), also with each value of every other option: it is validated but ignored"
+expect_in "$work/out" "pass  option_effect/block_size"
+expect_in "$work/out" "blocks 1.0.0: 2 passed, 0 failed (1 warning, reasons above)"
+expect_in "$work/out" "warning: option_effect/preset: option 'preset': "
+FB_BLOCKS_FAULT=ignore_preset expect_status 0 "$FB" check-plugin "$BL" --only 'option_effect/*' --json
+$PY -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = {c["name"]: c["status"] for c in d["checks"]}
+assert d["ok"] and d["warnings"] == 1 and s["option_effect/preset"] == "warning" and s["option_effect/block_size"] == "passed", d
+' "$work/out" || fail "check-plugin --json did not report the warning"
+# A real compressor's level changes its files: no warning.
+ZL="$(dirname "$FB")/../plugins/libfb_zlib.so"
+if [ -f "$ZL" ]; then
+  expect_status 0 "$FB" check-plugin "$ZL" --only 'option_effect/level'
+  expect_in "$work/out" "pass  option_effect/level"
+  expect_not_in "$work/out" "WARN"
+fi
+
 # O_DIRECT on a file system that refuses it (tmpfs at /dev/shm, when there
 # is one): not applicable, with the reason, never a silent pass.
 if [ -d /dev/shm ] && [ -w /dev/shm ] && ! python3 -c 'import os,sys; f=sys.argv[1]+"/p"; open(f,"w").write("x"*4096); os.close(os.open(f, os.O_RDONLY|os.O_DIRECT))' "$(mktemp -d /dev/shm/fb-odirect-XXXXXX)" 2>/dev/null; then

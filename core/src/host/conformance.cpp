@@ -20,6 +20,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <set>
 
@@ -508,7 +509,8 @@ option_list access_options(const plugin& p, fb_dtype d, const access_plan& a, bo
     return a.options;
 }
 
-// "with frame_size=65536 and frames=independent (read-at needs it), on 32769 elements (4 x frame_size)"
+// "32769 elements, 4 x frame_size; with frames=independent, without which
+// read-at is refused"
 std::string access_note(const access_plan& a, std::uint64_t n, const std::string& added, bool box,
                         const std::string& shape = "") {
     std::string note = fmt::format("{} elements{}", n, shape.empty() ? "" : " as " + shape);
@@ -1183,6 +1185,155 @@ outcome bad_option(const plugin& p, const std::string& name, const std::string& 
     return watched(watch, outcome::pass());
 }
 
+// ---- Options that change nothing -----------------------------------------------------
+
+// Payload of the files option_effect compares: more than a small block size
+// (zstd's 64 KiB frames) holds.
+constexpr std::uint64_t effect_bytes = 128 * 1024;
+
+// Data a codec's levels and filters treat differently: smooth values with
+// few significant bits, and every third run of 256 elements a copy of an
+// earlier run (matches at many distances). make_data's random bits are
+// incompressible, so every level of a compressor may store them alike.
+aligned_buffer compressible_data(fb_dtype d, std::uint64_t count) {
+    const std::size_t size = dtype_size(d);
+    aligned_buffer out(static_cast<std::size_t>(count) * size);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        const double x = std::round(std::sin(static_cast<double>(i) * 1e-3) * 1000 * 64) / 64 + i % 17;
+        unsigned char* e = out.data() + i * size;
+        switch (d) {
+        case FB_DTYPE_F64: std::memcpy(e, &x, size); break;
+        case FB_DTYPE_F32: {
+            const auto f = static_cast<float>(x);
+            std::memcpy(e, &f, size);
+            break;
+        }
+        case FB_DTYPE_I64: {
+            const auto v = static_cast<std::int64_t>(x * 64);
+            std::memcpy(e, &v, size);
+            break;
+        }
+        case FB_DTYPE_I32: {
+            const auto v = static_cast<std::int32_t>(x * 64);
+            std::memcpy(e, &v, size);
+            break;
+        }
+        default: *e = static_cast<unsigned char>(static_cast<std::int64_t>(x) & 0x7f); break;
+        }
+    }
+    constexpr std::uint64_t run = 256;
+    for (std::uint64_t r = 2; (r + 1) * run <= count; r += 3) {
+        const std::uint64_t from = splitmix64(splitmix_gamma, r) % (r - 1) * run;
+        std::memcpy(out.data() + r * run * size, out.data() + from * size, run * size);
+    }
+    // Non-finite values and their neighbours, which some options are about
+    // (how a text format spells them).
+    if (count >= 8 && (d == FB_DTYPE_F64 || d == FB_DTYPE_F32)) {
+        const double special[] = {std::nan(""), -std::nan(""), HUGE_VAL, -HUGE_VAL,
+                                  -0.0,         5e-324,        1e300,    -1e-300};
+        for (std::size_t i = 0; i < std::size(special); ++i) {
+            if (d == FB_DTYPE_F64) {
+                std::memcpy(out.data() + i * size, &special[i], size);
+            } else {
+                const auto f = static_cast<float>(special[i]);
+                std::memcpy(out.data() + i * size, &f, size);
+            }
+        }
+    }
+    return out;
+}
+
+// Everything the plugin wrote at path: each file's name (relative to path)
+// and bytes, in name order.
+std::string output_bytes(const std::string& path) {
+    std::vector<std::string> files = output_files(path);
+    std::sort(files.begin(), files.end());
+    std::string all;
+    for (const auto& f : files) {
+        std::ifstream in(f, std::ios::binary);
+        all += f.substr(path.size()) + '\0';
+        all.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        all += '\0';
+    }
+    return all;
+}
+
+// An option whose values all write the same bytes is validated but
+// ignored, or changes only speed or memory: the same data written with its
+// default and each value of the sweep, with the other options at their
+// defaults; where all files are alike, again with each value of another
+// option set (an option may act only together with another: zstd's
+// frame_size with frames: independent). Two files that differ pass; files
+// alike under every such set warn, naming the option.
+outcome option_effect_check(const plugin& p, const option_info& o) {
+    const fb_dtype d = widest_dtype(p);
+    const std::uint64_t n = odd_count(effect_bytes, dtype_size(d));
+    aligned_buffer data = compressible_data(d, n);
+    // The sweep's values, and small ones a range's ends and middle miss (a
+    // count per statement of 1 against the default "all").
+    std::vector<std::string> values = {o.default_value};
+    for (const auto& v : valid_variants(o))
+        values.push_back(v);
+    if ((o.type == FB_OPT_INT || o.type == FB_OPT_SIZE) && o.has_range)
+        for (double v : {o.min + 1, 1.0, 7.0, 65536.0})
+            if (v >= o.min && v <= o.max &&
+                std::find(values.begin(), values.end(), integer_text(v)) == values.end())
+                values.push_back(integer_text(v));
+    std::vector<std::pair<std::string, option_list>> bases = {{"", {}}};
+    for (const auto& q : p.options())
+        if (q.name != o.name)
+            for (const auto& v : valid_variants(q))
+                bases.push_back({q.name + "=" + v, {{q.name, v}}});
+    scratch_dir dir;
+    const std::string path = dir.file("data", p.extension());
+    folder_watch watch(dir.path(), path);
+    std::size_t compared = 0;
+    std::string written; // the values that wrote, for the warning
+    for (const auto& [label, base] : bases) {
+        std::string first;
+        std::size_t wrote = 0;
+        std::vector<std::string> which;
+        for (const auto& v : values) {
+            option_list set = base;
+            set.emplace_back(o.name, v);
+            std::error_code ec;
+            fs::remove_all(path, ec);
+            try {
+                p.check_options(set);
+                p.check_option_set(set, d);
+                write_array(p, path, d, data.data(), n, whole, n, set);
+            } catch (const std::exception&) {
+                continue; // a set the plugin refuses says nothing about this option
+            }
+            std::string bytes = output_bytes(path);
+            if (wrote++ == 0) {
+                first = std::move(bytes);
+            } else if (bytes != first) {
+                fs::remove_all(path, ec);
+                return watched(
+                    watch, outcome::pass(label.empty() ? "" : "its values write other bytes with " + label));
+            }
+            which.push_back(v);
+        }
+        if (wrote >= 2) {
+            ++compared;
+            if (label.empty())
+                for (const auto& v : which)
+                    written +=
+                        (written.empty() ? "" : ", ") + v + (v == o.default_value ? " (the default)" : "");
+        }
+    }
+    std::error_code ec;
+    fs::remove_all(path, ec);
+    if (compared == 0) return watched(watch, outcome::skip("fewer than two of its values could be written"));
+    return watched(watch,
+                   outcome::warn(fmt::format(
+                       "option '{}': its values {} wrote byte-identical files ({} elements of {}), also "
+                       "with each value of every other option: it is validated but ignored, unless it "
+                       "changes only speed or memory (a thread count, a buffer size)",
+                       o.name, written.empty() ? "tried" : written, n, dtype_name(d))));
+}
+
 // ---- Writing where it cannot succeed -----------------------------------------------
 
 // What every failed write must look like: FB_E_IO (or, where the path is
@@ -1378,6 +1529,12 @@ std::vector<check> plan_checks(const plugin& p, const settings& s) {
                  });
              }});
     }
+
+    // Options whose values write the same file.
+    if (!p.has(FB_CAP_NO_FILE))
+        for (const auto& o : p.options())
+            if (!valid_variants(o).empty())
+                out.push_back({"option_effect/" + o.name, [pp, o] { return option_effect_check(*pp, o); }});
 
     std::vector<std::pair<std::string, std::string>> bad = {{"no_such_option_xyz", "1"}};
     for (const auto& o : p.options())

@@ -38,6 +38,10 @@
 //    before the middle, the three-quarter mark and the end) may also read
 //    back without error: only a crash, hang or bug status fails them. No
 //    read writes past the values asked for (a guarded buffer).
+//  - option_effect/NAME: the option's values write byte-identical files
+//    (with the defaults and with each value of another option): a warning
+//    naming it (outcome::warned), validated but ignored unless it changes
+//    only speed or memory.
 //  - bad_option/...: an unknown name, malformed or out-of-range values are
 //    refused by the host's check_options AND by the plugin's own open_write
 //    and open_read with FB_E_INVALID_OPTION, before any file is touched.
