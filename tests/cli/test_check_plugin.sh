@@ -206,13 +206,13 @@ fault refuse_u8 'check_options/*'
 expect_in "$work/out" "pass  check_options/f64/defaults"
 expect_in "$work/out" "FAIL  check_options/u8/defaults: check_options for u8 refuses no options (the defaults): "
 expect_in "$work/out" "; rule: check-options, when offered, accepts the default options for every declared dtype"
-# A format of independent blocks (tests/plugins/blocks_plugin.cpp, 1 MiB
+# A format of independent blocks (tests/plugins/coded_blocks.cpp, 1 MiB
 # blocks by default, a block_size option): read-at and read-box also run on
 # a large file and over the option sweep. Its read-at that decodes the block
 # before the one asked for (FB_BLOCKS_FAULT=block_before) passes on 10007
 # f64 (80 KB: one block), and fails on the large file and with block_size
 # set small; without the fault everything passes.
-BL="$FB_TEST_PLUGINS/libfb_blocks.so"
+BL="$FB_TEST_PLUGINS/libfb_coded_blocks.so"
 expect_status 0 "$FB" check-plugin "$BL" --only 'read_*'
 expect_in "$work/out" "pass  read_at/f64/large (524289 elements, a large file)"
 expect_in "$work/out" "pass  read_at/f64/block_size=64 (10007 elements)"
@@ -247,7 +247,7 @@ expect_not_in "$work/out" "warning"
 FB_BLOCKS_FAULT=ignore_preset expect_status 0 "$FB" check-plugin "$BL" --only 'option_effect/*'
 expect_in "$work/out" "WARN  option_effect/preset: option 'preset': its values 6 (the default), 0, 9, 4, 1, 7 wrote byte-identical files (16385 elements of f64), also with each value of every other option: it is validated but ignored"
 expect_in "$work/out" "pass  option_effect/block_size"
-expect_in "$work/out" "blocks 1.0.0: 2 passed, 0 failed (1 warning, reasons above)"
+expect_in "$work/out" "coded_blocks 1.0.0: 2 passed, 0 failed (1 warning, reasons above)"
 expect_in "$work/out" "warning: option_effect/preset: option 'preset': "
 FB_BLOCKS_FAULT=ignore_preset expect_status 0 "$FB" check-plugin "$BL" --only 'option_effect/*' --json
 $PY -c '

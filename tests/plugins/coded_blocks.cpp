@@ -68,7 +68,7 @@ struct blocks_format {
     };
 
     static sdk::plugin_info info() {
-        return {"blocks",       "1.0.0", "test plugin: independent coded blocks with read-at and read-box",
+        return {"coded_blocks", "1.0.0", "test plugin: independent coded blocks with read-at and read-box",
                 "MIT",          "blk",   FB_DTYPES_ALL,
                 FB_CAP_LOSSLESS};
     }
@@ -134,20 +134,22 @@ struct blocks_format {
             unsigned char header[header_bytes];
             if (file_.read_full_at(header, header_bytes, 0) != header_bytes ||
                 std::memcmp(header, magic, sizeof magic) != 0)
-                throw sdk::error(FB_E_CORRUPT, "blocks: '" + path_ + "' is not a blocks file (no header)");
+                throw sdk::error(FB_E_CORRUPT,
+                                 "coded_blocks: '" + path_ + "' is not a blocks file (no header)");
             count_ = get_u64(header + 8);
             per_block_ = get_u64(header + 16);
             preset_ = get_u64(header + 24);
             if (per_block_ == 0 || per_block_ > (64u << 20) || preset_ > 9)
-                throw sdk::error(FB_E_CORRUPT, "blocks: '" + path_ + "' has a damaged header");
+                throw sdk::error(FB_E_CORRUPT, "coded_blocks: '" + path_ + "' has a damaged header");
             if (count_ != r.count)
                 throw sdk::error(count_ < r.count ? FB_E_TRUNCATED : FB_E_CORRUPT,
-                                 "blocks: '" + path_ + "' holds " + std::to_string(count_) +
+                                 "coded_blocks: '" + path_ + "' holds " + std::to_string(count_) +
                                      " elements, not " + std::to_string(r.count));
         }
         void read(void* data, std::uint64_t count) {
             if (count > count_ - done_)
-                throw sdk::error(FB_E_TRUNCATED, "blocks: '" + path_ + "' ends before the data asked for");
+                throw sdk::error(FB_E_TRUNCATED,
+                                 "coded_blocks: '" + path_ + "' ends before the data asked for");
             get(done_, data, count, false);
             done_ += count;
         }
@@ -185,7 +187,7 @@ struct blocks_format {
             std::uint64_t at = header_bytes + b * per_block_ * size_;
             if (file_.read_full_at(block_.data(), block_.size(), at) != block_.size())
                 throw sdk::error(FB_E_TRUNCATED,
-                                 "blocks: '" + path_ + "' ends inside block " + std::to_string(b));
+                                 "coded_blocks: '" + path_ + "' ends inside block " + std::to_string(b));
             code_block(block_.data(), block_.size(), b, preset_);
             loaded_ = b;
         }
