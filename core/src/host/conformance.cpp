@@ -1189,7 +1189,7 @@ outcome bad_option(const plugin& p, const std::string& name, const std::string& 
 
 // Payload of the files option_effect compares: more than a small block size
 // (zstd's 64 KiB frames) holds.
-constexpr std::uint64_t effect_bytes = 128 * 1024;
+constexpr std::uint64_t effect_bytes = 96 * 1024;
 
 // Data a codec's levels and filters treat differently: smooth values with
 // few significant bits, and every third run of 256 elements a copy of an
