@@ -486,8 +486,8 @@ access_offer probe_random_access(const plugin& p, fb_dtype d, const option_list&
 // The options a check runs with: a.options, or, when a.complete and the
 // plugin refuses random access with them, a.options and the first value of
 // another option (in declaration order, from the sweep) with which it does
-// not. "" when it needs none; the value added in `added`; nullopt-like
-// failure as a skip reason in `refusal`.
+// not, named in `added` ("frames=independent"). When no value does,
+// `refusal` says so and the check is skipped.
 option_list access_options(const plugin& p, fb_dtype d, const access_plan& a, bool box, std::string& added,
                            std::string& refusal) {
     if (!a.complete || probe_random_access(p, d, a.options, box) != access_offer::refused) return a.options;
