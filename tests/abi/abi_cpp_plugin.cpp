@@ -4,7 +4,7 @@
 // read-box checks on every axis) and through old_host.c with 1.0 and 1.1
 // open arguments, which end before the shape: the SDK then gives it no
 // shape (a box is FB_E_TRUNCATED) while flat reads and read-at work.
-// docs/plugin-guide.md ("Random access") quotes it.
+// (The installed example of random access in C++ is examples/read_at.)
 #include <formatbench/plugin.hpp>
 #include <formatbench/posix_file.hpp>
 

@@ -206,6 +206,64 @@ fault refuse_u8 'check_options/*'
 expect_in "$work/out" "pass  check_options/f64/defaults"
 expect_in "$work/out" "FAIL  check_options/u8/defaults: check_options for u8 refuses no options (the defaults): "
 expect_in "$work/out" "; rule: check-options, when offered, accepts the default options for every declared dtype"
+# A format of independent blocks (tests/plugins/coded_blocks.cpp, 1 MiB
+# blocks by default, a block_size option): read-at and read-box also run on
+# a large file and over the option sweep. Its read-at that decodes the block
+# before the one asked for (FB_BLOCKS_FAULT=block_before) passes on 10007
+# f64 (80 KB: one block), and fails on the large file and with block_size
+# set small; without the fault everything passes.
+BL="$FB_TEST_PLUGINS/libfb_coded_blocks.so"
+expect_status 0 "$FB" check-plugin "$BL" --only 'read_*'
+expect_in "$work/out" "pass  read_at/f64/large (524289 elements, a large file)"
+expect_in "$work/out" "pass  read_at/f64/block_size=64 (10007 elements)"
+expect_in "$work/out" "pass  read_box/f64/block_size=4097 (12297 elements as 3x4099)"
+expect_in "$work/out" "pass  read_at/f64/preset=0 (10007 elements)"
+got=0
+FB_BLOCKS_FAULT=block_before "$FB" check-plugin "$BL" --only 'read_at/*' --only 'read_box/*' >"$work/out" 2>"$work/err" || got=$?
+[ "$got" = 1 ] || { cat "$work/out" "$work/err"; fail "FB_BLOCKS_FAULT=block_before: expected exit 1, got $got"; }
+grep -qx "pass  read_at/f64" "$work/out" || { cat "$work/out"; fail "read_at/f64 (one block) did not pass"; }
+expect_in "$work/out" "FAIL  read_at/f64/large: read_at(524288, 1): element 524288: read() gave "
+expect_in "$work/out" "FAIL  read_box/f64/large: read_box("
+expect_in "$work/out" "FAIL  read_at/f64/block_size=64: read_at("
+expect_in "$work/out" "FAIL  read_at/f64/block_size=4097: read_at("
+expect_in "$work/out" "FAIL  read_box/f64/block_size=4097: read_box("
+expect_in "$work/out" "; rule: read-at gives the elements read gives, at any offset and the same bytes every time"
+# A plugin that offers read-at only with some option value (zstd: frames:
+# independent) is checked over the sweep with that value added.
+ZS="$(dirname "$FB")/../plugins/libfb_zstd.so"
+if [ -f "$ZS" ]; then
+  expect_status 0 "$FB" check-plugin "$ZS" --only 'read_at/f64/frame_size=*'
+  expect_in "$work/out" "pass  read_at/f64/frame_size=65536 (32769 elements, 4 x frame_size; with frames=independent, without which read-at is refused)"
+fi
+
+# An option whose values all write the same bytes is named in a warning
+# (validated but ignored: FB_BLOCKS_FAULT=ignore_preset), which does not
+# fail the plugin; options that change the file pass without one.
+expect_status 0 "$FB" check-plugin "$BL" --only 'option_effect/*'
+expect_in "$work/out" "pass  option_effect/preset"
+expect_in "$work/out" "pass  option_effect/block_size"
+expect_not_in "$work/out" "WARN"
+expect_not_in "$work/out" "warning"
+FB_BLOCKS_FAULT=ignore_preset expect_status 0 "$FB" check-plugin "$BL" --only 'option_effect/*'
+expect_in "$work/out" "WARN  option_effect/preset: option 'preset': its values 6 (the default), 0, 9, 4, 1, 7 wrote byte-identical files (12289 elements of f64), also with each value of every other option: it is validated but ignored"
+expect_in "$work/out" "pass  option_effect/block_size"
+expect_in "$work/out" "coded_blocks 1.0.0: 2 passed, 0 failed (1 warning, reasons above)"
+expect_in "$work/out" "warning: option_effect/preset: option 'preset': "
+FB_BLOCKS_FAULT=ignore_preset expect_status 0 "$FB" check-plugin "$BL" --only 'option_effect/*' --json
+$PY -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = {c["name"]: c["status"] for c in d["checks"]}
+assert d["ok"] and d["warnings"] == 1 and s["option_effect/preset"] == "warning" and s["option_effect/block_size"] == "passed", d
+' "$work/out" || fail "check-plugin --json did not report the warning"
+# A real compressor's level changes its files: no warning.
+ZL="$(dirname "$FB")/../plugins/libfb_zlib.so"
+if [ -f "$ZL" ]; then
+  expect_status 0 "$FB" check-plugin "$ZL" --only 'option_effect/level'
+  expect_in "$work/out" "pass  option_effect/level"
+  expect_not_in "$work/out" "WARN"
+fi
+
 # O_DIRECT on a file system that refuses it (tmpfs at /dev/shm, when there
 # is one): not applicable, with the reason, never a silent pass.
 if [ -d /dev/shm ] && [ -w /dev/shm ] && ! python3 -c 'import os,sys; f=sys.argv[1]+"/p"; open(f,"w").write("x"*4096); os.close(os.open(f, os.O_RDONLY|os.O_DIRECT))' "$(mktemp -d /dev/shm/fb-odirect-XXXXXX)" 2>/dev/null; then

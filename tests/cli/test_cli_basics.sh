@@ -15,6 +15,14 @@ expect_in "$work/err" "unknown plugin 'zlb' (did you mean 'zlib'?)"
 expect_in "$work/err" "known plugins:"
 expect_status 0 "$FB" plugins
 for id in ascii raw mmap zlib memory; do expect_in "$work/out" "$id "; done
+# The ACCESS column (docs/config.md: the access patterns a plugin can read):
+# whole only without random access; the block patterns with read-at; plane
+# with read-box.
+grep -qE '^ID +VERSION +DTYPES +CAPABILITIES +ACCESS +PATH$' "$work/out" || { cat "$work/out"; fail "plugins: no ACCESS column"; }
+grep -qE '^ascii .* whole +/' "$work/out" || { cat "$work/out"; fail "plugins: ascii's access is not 'whole'"; }
+expect_status 0 "$FB" --plugin-path "${FB_TEST_PLUGINS:?}" plugins
+grep -qE '^read_at .* whole,sequential,random,strided,plane +/' "$work/out" \
+  || { cat "$work/out"; fail "plugins: read_at's access is not every pattern"; }
 expect_status 0 "$FB" plugins --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert {p["id"] for p in d} >= {"ascii","raw","mmap","zlib","memory"}' "$work/out" \
   || fail "plugins --json is not the expected JSON"

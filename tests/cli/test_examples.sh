@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The example plugins installed with the SDK (<datadir>/formatbench/examples):
-# the plain-C plugin (craw) and the worker-pool plugin (blocks) build from
+# the plain-C plugin (craw), the worker-pool plugin (blocks) and the two
+# random-access plugins (read_at_c in C, read_at_cpp in C++) build from
 # their INSTALLED copies against the installed SDK only and pass
-# check-plugin. blocks keeps plugin.h's thread rules, checked by a small host
+# check-plugin, the read-at and read-box checks included. blocks keeps plugin.h's thread rules, checked by a small host
 # (thread_host.c) that counts the process's threads around the plugin's
 # calls: the pool follows its option, threads=0 follows the CPU set the
 # process is bound to (taskset), no thread is left after close or after a
@@ -16,8 +17,8 @@ examples="$dest$prefix/share/formatbench/examples"
 diff -r "$SRC/examples" "$examples" || fail "the installed examples differ from examples/"
 
 # 1. Each example, copied from the install, built and checked.
-for ex in c:craw threads:blocks; do
-  folder=${ex%%:*}; id=${ex#*:}
+for ex in c:craw threads:blocks read_at:read_at_c,read_at_cpp; do
+  folder=${ex%%:*}; ids=${ex#*:}
   cp -r "$examples/$folder" "$work/$folder"
   meson setup "$work/$folder/build" "$work/$folder" >"$work/setup.log" 2>&1 \
     || { cat "$work/setup.log"; fail "meson setup of the installed examples/$folder failed"; }
@@ -28,14 +29,22 @@ for ex in c:craw threads:blocks; do
   if grep -q -- "$SRC/core" "$work/$folder/build/compile_commands.json"; then
     fail "examples/$folder's build reaches into the source tree"
   fi
-  lib="$work/$folder/build/libfb_$id.so"
-  # --timeout 120: blocks' threads=256 cases start 256 threads per stream,
-  # which under ASan on a loaded 2-core CI host took longer than the default
-  # 10 s; catching a hang is test_check_plugin.sh's, not this test's.
-  expect_status 0 "$bin" check-plugin "$lib" --timeout 120
-  expect_in "$work/out" " passed, 0 failed"
-  grep -E "^$id [0-9.]+: " "$work/out"
+  for id in ${ids//,/ }; do
+    lib="$work/$folder/build/libfb_$id.so"
+    # --timeout 120: blocks' threads=256 cases start 256 threads per stream,
+    # which under ASan on a loaded 2-core CI host took longer than the default
+    # 10 s; catching a hang is test_check_plugin.sh's, not this test's.
+    expect_status 0 "$bin" check-plugin "$lib" --timeout 120
+    expect_in "$work/out" " passed, 0 failed"
+    grep -E "^$id [0-9.]+: " "$work/out"
+    case $id in read_at_*)
+      expect_in "$work/out" "pass  read_at/f64/large"
+      expect_in "$work/out" "pass  read_box/f64/large"
+      expect_in "$work/out" "pass  read_box/i32/37x41" ;;
+    esac
+  done
 done
+expect_in "$work/out" "pass  read_at/f64/block_size=64 (10007 elements)"
 blocks="$work/threads/build/libfb_blocks.so"
 
 # 2. The thread rules, through a host of plugin.h alone.

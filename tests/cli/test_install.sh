@@ -2,7 +2,7 @@
 # `meson install` into a temporary prefix: the installed binary finds its
 # installed plugins with no environment variable, and the SDK (headers and
 # formatbench-plugin.pc with plugindir) is there for plugin authors. The
-# ready studies and the docs are installed, found relative to the binary
+# ready studies, the docs and README.md are installed, found relative to the binary
 # (`formatbench run scaling`), named by --help; the bash completion offers
 # subcommands, flags, plugin ids, study names and plugin option names.
 # (The man page and the zsh completion: test_install_man.sh, test_install_zsh.sh.)
@@ -39,6 +39,8 @@ done
 for f in "$FB_SOURCE_ROOT"/docs/*.md "$FB_SOURCE_ROOT"/docs/results-schema.json; do
   cmp -s "$f" "$datadir/doc/formatbench/${f##*/}" || fail "docs/${f##*/} not installed in $datadir/doc/formatbench"
 done
+cmp -s "$FB_SOURCE_ROOT/README.md" "$datadir/doc/formatbench/README.md" \
+  || fail "README.md not installed in $datadir/doc/formatbench"
 
 # ---- --help names the installed folders, never the source tree
 # The ready studies' names, sorted, from the source tree's configs/.

@@ -64,6 +64,22 @@ for lang in c cpp; do
   done
 done
 
+# An id with '-', as docs/abi.md allows ([a-z0-9_-]+): the C identifiers
+# made of it have '_' instead, in C and in C++; it builds, passes
+# check-plugin (--quick) and loads under its own id.
+for lang in c cpp; do
+  dir="$np/xz-lzma-$lang"
+  expect_status 0 "$bin" new-plugin xz-lzma --lang "$lang" --dir "$dir"
+  grep -q "xz_lzma_" "$dir/xz-lzma.$lang" || fail "xz-lzma ($lang): no C identifier xz_lzma_..."
+  if grep -nE "xz-lzma_|[A-Za-z_]xz-lzma" "$dir/xz-lzma.$lang"; then fail "xz-lzma ($lang): '-' in an identifier"; fi
+  (cd "$dir" && FORMATBENCH="$bin" ./ci.sh --quick) >"$work/ci.log" 2>&1 \
+    || { cat "$work/ci.log"; fail "xz-lzma ($lang): ci.sh failed"; }
+  grep -E "^xz-lzma 0.1.0: [0-9]+ passed, 0 failed" "$work/ci.log" \
+    || { cat "$work/ci.log"; fail "xz-lzma ($lang): check-plugin did not pass"; }
+  FORMATBENCH_PLUGIN_PATH="$dir/build-ci" expect_status 0 "$bin" describe xz-lzma
+  expect_in "$work/out" "xz-lzma 0.1.0"
+done
+
 # 3. The installed formatbench finds all four in its plugin folder, with their option.
 expect_status 0 "$bin" plugins
 for n in t_c_meson t_c_cmake t_cpp_meson t_cpp_cmake; do expect_in "$work/out" "$plugindir/libfb_$n.so"; done
@@ -107,14 +123,16 @@ done
 
 # 7. NAME: refused with exit 2, a reason and a suggestion; nothing written.
 cd "$work"
-for bad in Foo 1abc a-b a__b _a a_ "" "a b" abcdefghijklmnopqrstuvwxyzabcdefg; do
+for bad in Foo 1abc a__b a--b a-_b _a a_ a- "" "a b" abcdefghijklmnopqrstuvwxyzabcdefg; do
   expect_status 2 "$bin" new-plugin "$bad" --dir "$work/bad"
   expect_in "$work/err" "is not a plugin name"
   [ ! -e "$work/bad" ] || fail "new-plugin '$bad' wrote $work/bad"
 done
 expect_status 2 "$bin" new-plugin My-Format
-expect_in "$work/err" "for example 'my_format'"
+expect_in "$work/err" "for example 'my-format'"
 [ ! -e "$work/My-Format" ] || fail "a refused name left a folder"
+expect_status 2 "$bin" new-plugin "My Format"
+expect_in "$work/err" "for example 'my_format'"
 expect_status 0 "$bin" new-plugin a --dir "$work/one_letter"
 expect_status 0 "$bin" new-plugin abcdefghijklmnopqrstuvwxyzabcdef --dir "$work/thirty_two"
 expect_status 0 "$bin" new-plugin raw --dir "$work/taken"

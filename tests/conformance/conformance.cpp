@@ -81,6 +81,7 @@ TEST_P(conformance, check) {
     }
     switch (r.result.what) {
     case fbc::outcome::passed: break;
+    case fbc::outcome::warned: std::cout << "[ warning  ] " << r.result.reason << "\n"; break;
     case fbc::outcome::skipped: GTEST_SKIP() << r.result.reason; break;
     case fbc::outcome::failed:
         ADD_FAILURE() << "plugin '" << c.plugin << "', check " << c.check.name << ": " << r.result.reason;
@@ -121,6 +122,13 @@ TEST(plan, every_kind_of_check_is_planned) {
             kinds.insert(c.name.substr(0, c.name.find('/')));
         std::set<std::string> want = {"descriptor", "round_trip", "overwrite",
                                       "read_error", "bad_option", "write_error"};
+        // An option with another valid value than its default, in a plugin
+        // that writes files: does it change them?
+        if (!p->has(FB_CAP_NO_FILE))
+            for (const auto& o : p->options())
+                if (o.type == FB_OPT_BOOL || (o.type == FB_OPT_CHOICE && o.choices.size() > 1) ||
+                    (o.type != FB_OPT_STRING && o.type != FB_OPT_CHOICE && o.has_range && o.min < o.max))
+                    want.insert("option_effect");
         // What a plugin offers adds its checks (ABI 1.2's extensions and flag).
         if (p->has_extension(FB_EXT_CHECK_OPTIONS_V1)) want.insert("check_options");
         if (p->has_read_at()) want.insert("read_at");

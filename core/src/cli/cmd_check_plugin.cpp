@@ -71,6 +71,7 @@ const char* kind_name(outcome::kind k) {
     case outcome::passed: return "pass";
     case outcome::failed: return "FAIL";
     case outcome::skipped: return "skip";
+    case outcome::warned: return "WARN";
     }
     return "?";
 }
@@ -111,6 +112,7 @@ nlohmann::json report_json(const conformance::report& rep, const fs::path& file,
         nlohmann::json j{{"name", r.name},
                          {"status", r.result.what == outcome::passed    ? "passed"
                                     : r.result.what == outcome::skipped ? "skipped"
+                                    : r.result.what == outcome::warned  ? "warning"
                                                                         : "failed"},
                          {"seconds", r.seconds}};
         if (!r.result.reason.empty()) j["reason"] = r.result.reason;
@@ -125,6 +127,7 @@ nlohmann::json report_json(const conformance::report& rep, const fs::path& file,
             {"passed", rep.count(outcome::passed)},
             {"failed", rep.count(outcome::failed)},
             {"skipped", rep.count(outcome::skipped)},
+            {"warnings", rep.count(outcome::warned)},
             {"ok", rep.all_passed() && !rep.interrupted},
             {"checks", checks}};
 }
@@ -210,12 +213,20 @@ int check_plugin(const global_options& global, const check_arguments& args) {
     if (args.json) {
         fmt::print("{}\n", report_json(rep, file, args).dump(2));
     } else {
+        // A check that warned passed: it counts as passed, and the
+        // warnings are named again at the end, where a CI log is read.
         std::size_t skipped = rep.count(outcome::skipped);
+        std::size_t warned = rep.count(outcome::warned);
+        std::string aside;
+        if (warned) aside = fmt::format("{} warning{}", warned, warned == 1 ? "" : "s");
+        if (skipped) aside += fmt::format("{}{} skipped", aside.empty() ? "" : ", ", skipped);
         fmt::print("{}{}: {} passed, {} failed{}{}\n", rep.plugin_id.empty() ? "plugin" : rep.plugin_id,
-                   rep.plugin_version.empty() ? "" : " " + rep.plugin_version, rep.count(outcome::passed),
-                   rep.count(outcome::failed),
-                   skipped ? fmt::format(" ({} skipped, reasons above)", skipped) : "",
+                   rep.plugin_version.empty() ? "" : " " + rep.plugin_version,
+                   rep.count(outcome::passed) + warned, rep.count(outcome::failed),
+                   aside.empty() ? "" : " (" + aside + ", reasons above)",
                    rep.interrupted ? "; interrupted before the last checks" : "");
+        for (const auto& r : rep.results)
+            if (r.result.what == outcome::warned) fmt::print("warning: {}: {}\n", r.name, r.result.reason);
     }
     if (rep.interrupted) return exit_interrupted;
     return rep.all_passed() ? exit_ok : exit_case_failed;

@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -53,33 +54,47 @@ bool is_lower_or_digit(char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 }
 
-// A plugin id that is also a C identifier and part of the library name
-// libfb_NAME.so: [a-z][a-z0-9]*, words joined by single '_' (no leading,
-// trailing or double '_', which C++ reserves).
+bool is_separator(char c) {
+    return c == '_' || c == '-';
+}
+
+// A plugin id (the registry takes [a-z0-9_-]+, docs/abi.md) that is part of
+// the library name libfb_NAME.so and, with '-' as '_', of C identifiers
+// (c_identifier): [a-z][a-z0-9]*, words joined by a single '_' or '-' (no
+// leading, trailing or double separator: "a__b" and "a-_b" would make a
+// double '_', which C++ reserves).
 bool valid_name(std::string_view name) {
     if (name.empty() || name.size() > max_name_length || !(name[0] >= 'a' && name[0] <= 'z')) return false;
     for (std::size_t i = 0; i < name.size(); ++i) {
         if (is_lower_or_digit(name[i])) continue;
-        if (name[i] != '_' || i + 1 == name.size() || name[i + 1] == '_') return false;
+        if (!is_separator(name[i]) || i + 1 == name.size() || is_separator(name[i + 1])) return false;
     }
     return true;
 }
 
-// The valid name closest to a rejected one ("My-Format" -> "my_format"), or
-// "" when nothing sensible is left.
+// The name as a part of C identifiers: '-' becomes '_' ("xz-lzma" ->
+// "xz_lzma_open_write").
+std::string c_identifier(std::string_view name) {
+    std::string out(name);
+    std::replace(out.begin(), out.end(), '-', '_');
+    return out;
+}
+
+// The valid name closest to a rejected one ("My Format" -> "my_format",
+// "My-Format" -> "my-format"), or "" when nothing sensible is left.
 std::string suggest_name(std::string_view name) {
     std::string out;
     for (char c : name) {
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
         if (is_lower_or_digit(c))
             out += c;
-        else if (!out.empty() && out.back() != '_')
-            out += '_';
+        else if (!out.empty() && !is_separator(out.back()))
+            out += c == '-' ? '-' : '_';
     }
     while (!out.empty() && !(out[0] >= 'a' && out[0] <= 'z'))
         out.erase(0, 1);
     if (out.size() > max_name_length) out.resize(max_name_length);
-    while (!out.empty() && out.back() == '_')
+    while (!out.empty() && is_separator(out.back()))
         out.pop_back();
     return valid_name(out) ? out : std::string();
 }
@@ -89,8 +104,8 @@ void check_name(const std::string& name) {
     std::string suggestion = suggest_name(name);
     throw usage_error(fmt::format(
         "new-plugin: '{}' is not a plugin name: use 1 to {} lower-case letters and digits, words joined by "
-        "single '_', starting with a letter (it becomes the plugin's id, part of C identifiers and of "
-        "libfb_NAME.so){}",
+        "single '_' or '-', starting with a letter (it becomes the plugin's id and part of libfb_NAME.so, "
+        "and of C identifiers with '-' as '_'){}",
         name, max_name_length, suggestion.empty() ? "" : fmt::format("; for example '{}'", suggestion)));
 }
 
@@ -204,9 +219,13 @@ int new_plugin(const global_options& global, const new_plugin_arguments& a) {
     for (char ch : a.name)
         magic += ch >= 'a' && ch <= 'z' ? static_cast<char>(ch - 'a' + 'A') : ch;
     magic.resize(7, '_');
-    v.values = {{"name", a.name},       {"magic", magic + "1"},
-                {"lang", a.lang},       {"lang_name", c ? "C" : "C++"},
-                {"build", a.build},     {"source", a.name + (c ? ".c" : ".cpp")},
+    v.values = {{"name", a.name},
+                {"ident", c_identifier(a.name)},
+                {"magic", magic + "1"},
+                {"lang", a.lang},
+                {"lang_name", c ? "C" : "C++"},
+                {"build", a.build},
+                {"source", a.name + (c ? ".c" : ".cpp")},
                 {"version", FB_VERSION}};
     v.flags = {a.lang, a.build};
 
@@ -267,8 +286,8 @@ void add_new_plugin_command(CLI::App& app, const global_options& global, command
         "that finds the installed SDK (Meson or CMake), a README and ci.sh, which builds it and "
         "runs check-plugin");
     cmd->add_option("NAME", args->name,
-                    "the plugin's id: lower-case letters and digits, words joined by '_', starting with a "
-                    "letter (the library is libfb_NAME.so)")
+                    "the plugin's id: lower-case letters and digits, words joined by '_' or '-', starting "
+                    "with a letter (the library is libfb_NAME.so)")
         ->required();
     cmd->add_option("--lang", args->lang, "the plugin's language: cpp (with plugin.hpp) or c (plugin.h only)")
         ->check(CLI::IsMember({"c", "cpp"}))

@@ -66,23 +66,28 @@ int list_plugins(const global_options& global, bool json) {
         fmt::print(stderr, "formatbench: no plugins found; searched: {}\n", join(dirs));
         return 2;
     }
+    // ACCESS: the study's access patterns the plugin can read (docs/config.md
+    // "Access patterns"): whole always, the block patterns (sequential,
+    // random, strided) with read-at, plane with read-box.
     struct row {
-        std::string id, version, dtypes, caps, path;
+        std::string id, version, dtypes, caps, access, path;
     };
-    std::vector<row> rows{{"ID", "VERSION", "DTYPES", "CAPABILITIES", "PATH"}};
+    std::vector<row> rows{{"ID", "VERSION", "DTYPES", "CAPABILITIES", "ACCESS", "PATH"}};
     for (const auto& p : reg->plugins())
         rows.push_back({p->id(), p->version(), join(dtype_names(p->dtypes()), ","),
-                        join(capability_names(p->flags()), ","), p->file().string()});
-    std::size_t w[4] = {0, 0, 0, 0};
+                        join(capability_names(p->flags()), ","), join(p->access_patterns(), ","),
+                        p->file().string()});
+    std::size_t w[5] = {0, 0, 0, 0, 0};
     for (const auto& r : rows) {
         w[0] = std::max(w[0], r.id.size());
         w[1] = std::max(w[1], r.version.size());
         w[2] = std::max(w[2], r.dtypes.size());
         w[3] = std::max(w[3], r.caps.size());
+        w[4] = std::max(w[4], r.access.size());
     }
     for (const auto& r : rows)
-        fmt::print("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", r.id, w[0], r.version, w[1], r.dtypes, w[2],
-                   r.caps, w[3], r.path);
+        fmt::print("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", r.id, w[0], r.version, w[1], r.dtypes,
+                   w[2], r.caps, w[3], r.access, w[4], r.path);
     return 0;
 }
 

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <set>
 
@@ -372,14 +373,15 @@ std::unique_ptr<guarded_buffer> fresh_buffer(fb_dtype d, std::uint64_t n) {
 // plugin's values are what its read() gives). "" on success.
 std::string write_and_read_reference(const plugin& p, const std::string& path, fb_dtype d,
                                      const aligned_buffer& data, std::uint64_t count,
-                                     const open_layout& layout, aligned_buffer& ref) {
+                                     const open_layout& layout, aligned_buffer& ref,
+                                     const option_list& options = {}) {
     try {
-        write_array(p, path, d, data.data(), count, whole, count, {}, layout);
+        write_array(p, path, d, data.data(), count, whole, count, options, layout);
     } catch (const plugin_error& e) {
         return std::string("write failed: ") + e.what();
     }
     try {
-        read_array(p, path, d, ref.data(), count, whole, {}, layout);
+        read_array(p, path, d, ref.data(), count, whole, options, layout);
     } catch (const plugin_error& e) {
         return std::string("read() failed: ") + e.what();
     }
@@ -390,26 +392,155 @@ std::string range_text(std::uint64_t offset, std::uint64_t count) {
     return fmt::format("read_at({}, {})", offset, count);
 }
 
-// read-at on a file of random_access_count elements: the first and the last
-// element, the whole array, every element in ranges of 4097 taken back to
-// front, ranges of pseudo-random offsets and lengths, all equal to what
+// ---- Random access over the option sweep ------------------------------------------
+//
+// A format that reads at random finds the blocks (chunks, frames) a range
+// lies in; a bug there shows only on a file of several blocks, and only with
+// the option values that make them. So besides the defaults on a file of
+// random_access_count elements, read-at and read-box run on a large file
+// (several of any block up to a quarter of it: large_access_bytes), and on
+// the widest dtype once per value of the option sweep (valid_variants), on
+// a file four times the largest byte size that value sets (a block-size
+// option set small makes many blocks). A plugin may offer random access
+// only with some options (zstd with `frames: independent`): a sweep value
+// with which it refuses is checked together with the first other option
+// value with which it does not.
+
+// Payload bytes of the large random-access files: blocks of up to a
+// quarter of it (1 MiB; quick: 256 KiB) are crossed at least three times.
+std::uint64_t large_access_bytes(depth level) {
+    return level == depth::quick ? std::uint64_t{1} << 20 : std::uint64_t{4} << 20;
+}
+
+// An odd number of elements (no whole number of blocks) of at least `bytes`.
+std::uint64_t odd_count(std::uint64_t bytes, std::size_t size) {
+    return (bytes + size - 1) / size | 1;
+}
+
+// What one read-at or read-box check reads.
+struct access_plan {
+    option_list options;     // as planned; empty: the defaults
+    std::uint64_t count = 0; // elements in the file
+    bool complete = false;   // may add another option's value that turns random access on
+    std::string what = "";   // how the count was chosen, for the note ("4 x block_size")
+};
+
+// The file size a sweep value asks for: four times the largest byte size it
+// sets (a block, chunk or buffer size), at least random_access_count
+// elements, at most large_access_bytes.
+access_plan sweep_plan(const plugin& p, fb_dtype d, const option_list& options, depth level) {
+    const std::size_t size = dtype_size(d);
+    access_plan a{options, random_access_count, true, ""};
+    for (const auto& [name, value] : options)
+        for (const auto& o : p.options())
+            if (o.name == name && o.type == FB_OPT_SIZE) {
+                double bytes = std::strtod(value.c_str(), nullptr);
+                std::uint64_t want = odd_count(
+                    std::min<std::uint64_t>(static_cast<std::uint64_t>(4 * bytes), large_access_bytes(level)),
+                    size);
+                if (want > a.count) {
+                    a.count = want;
+                    a.what = "4 x " + name;
+                }
+            }
+    return a;
+}
+
+enum class access_offer { offered, refused, unusable };
+
+// Whether the plugin gives read-at (box: read-box) with these options: a
+// file of 64 elements (shape 8x8), one call. refused: FB_E_UNSUPPORTED at
+// that call; unusable: the options, the write or the open failed.
+access_offer probe_random_access(const plugin& p, fb_dtype d, const option_list& options, bool box) {
+    try {
+        p.check_options(options);
+        p.check_option_set(options, d);
+    } catch (const std::exception&) {
+        return access_offer::unusable;
+    }
+    scratch_dir dir;
+    std::string path = dir.file("probe", p.extension());
+    const std::uint64_t n = 64;
+    aligned_buffer data = make_data(d, n, 1);
+    aligned_buffer out(static_cast<std::size_t>(n) * dtype_size(d));
+    const open_layout layout = box ? open_layout{{8, 8}, false} : open_layout{};
+    std::unique_ptr<read_stream> r;
+    try {
+        write_array(p, path, d, data.data(), n, whole, n, options, layout);
+        r = p.open_read(path, d, n, options, layout);
+    } catch (const plugin_error&) {
+        return access_offer::unusable;
+    }
+    try {
+        if (box)
+            r->read_box({0, 0}, {1, 1}, out.data());
+        else
+            r->read_at(0, out.data(), 1);
+        r->close();
+    } catch (const plugin_error& e) {
+        return e.status() == FB_E_UNSUPPORTED ? access_offer::refused : access_offer::offered;
+    }
+    return access_offer::offered;
+}
+
+// The options a check runs with: a.options, or, when a.complete and the
+// plugin refuses random access with them, a.options and the first value of
+// another option (in declaration order, from the sweep) with which it does
+// not, named in `added` ("frames=independent"). When no value does,
+// `refusal` says so and the check is skipped.
+option_list access_options(const plugin& p, fb_dtype d, const access_plan& a, bool box, std::string& added,
+                           std::string& refusal) {
+    if (!a.complete || probe_random_access(p, d, a.options, box) != access_offer::refused) return a.options;
+    for (const auto& o : p.options()) {
+        if (std::any_of(a.options.begin(), a.options.end(),
+                        [&](const auto& kv) { return kv.first == o.name; }))
+            continue;
+        for (const auto& v : valid_variants(o)) {
+            option_list with = a.options;
+            with.emplace_back(o.name, v);
+            if (probe_random_access(p, d, with, box) == access_offer::offered) {
+                added = o.name + "=" + v;
+                return with;
+            }
+        }
+    }
+    refusal = fmt::format("not applicable: {} is refused with {}, also with any one other option value",
+                          box ? "read-box" : "read-at", a.options.empty() ? "the defaults" : "these options");
+    return a.options;
+}
+
+// "32769 elements, 4 x frame_size; with frames=independent, without which
+// read-at is refused"
+std::string access_note(const access_plan& a, std::uint64_t n, const std::string& added, bool box,
+                        const std::string& shape = "") {
+    std::string note = fmt::format("{} elements{}", n, shape.empty() ? "" : " as " + shape);
+    if (!a.what.empty()) note += ", " + a.what;
+    if (!added.empty())
+        note += fmt::format("; with {}, without which {} is refused", added, box ? "read-box" : "read-at");
+    return note;
+}
+
+// read-at on a file of a.count elements (random_access_count for the
+// defaults): the first and the last element, the whole array, every element
+// in ranges of 4097 (at most 64 of them, larger on a large file) taken back
+// to front, ranges of pseudo-random offsets and lengths, all equal to what
 // read() gives; one range read three times, between others, gives the same
 // bytes each time; ranges that cross the end, start at or past it, or whose
 // end overflows 64 bits are FB_E_TRUNCATED and write nothing.
-outcome read_at_check(const plugin& p, fb_dtype d) {
+outcome read_at_ranges(const plugin& p, fb_dtype d, const option_list& options, std::uint64_t n) {
     scratch_dir dir;
     std::string path = dir.file("data", p.extension());
-    const std::uint64_t n = random_access_count;
     const std::size_t size = dtype_size(d);
     aligned_buffer data = make_data(d, n, static_cast<std::uint64_t>(d) * 7919 + 31);
     aligned_buffer ref(static_cast<std::size_t>(n) * size);
     folder_watch watch(dir.path(), path);
-    if (auto e = write_and_read_reference(p, path, d, data, n, {}, ref); !e.empty())
+    if (auto e = write_and_read_reference(p, path, d, data, n, {}, ref, options); !e.empty())
         return watched(watch, outcome::fail(e, rule::round_trip));
 
     std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges = {{0, 1}, {n - 1, 1}, {0, n}, {n - 7, 7}};
+    const std::uint64_t tile = std::max<std::uint64_t>(4097, (n / 64) | 1);
     for (std::uint64_t end = n; end > 0;) {
-        std::uint64_t start = end > 4097 ? end - 4097 : 0;
+        std::uint64_t start = end > tile ? end - tile : 0;
         ranges.emplace_back(start, end - start);
         end = start;
     }
@@ -426,7 +557,7 @@ outcome read_at_check(const plugin& p, fb_dtype d) {
 
     std::vector<unsigned char> first_copy; // the repeated range's first reading
     try {
-        auto r = p.open_read(path, d, n, {});
+        auto r = p.open_read(path, d, n, options);
         auto read_repeated = [&]() -> outcome {
             auto buf = fresh_buffer(d, repeated.second);
             r->read_at(repeated.first, buf->data(), repeated.second);
@@ -475,14 +606,51 @@ outcome read_at_check(const plugin& p, fb_dtype d) {
         r->close();
     } catch (const plugin_error& e) {
         // A plugin may refuse read-at for the options it was opened with
-        // (plugin.h, FB_EXT_READ_AT_V1): these are the defaults, and the
-        // refusal must come at the first call.
+        // (plugin.h, FB_EXT_READ_AT_V1), and the refusal must come at the
+        // first call.
         if (e.status() == FB_E_UNSUPPORTED && first_copy.empty())
-            return watched(
-                watch, outcome::skip(std::string("not applicable with the default options: ") + e.what()));
+            return watched(watch, outcome::skip(fmt::format(
+                                      "not applicable with {}: {}",
+                                      options.empty() ? "the default options" : "these options", e.what())));
         return watched(watch, outcome::fail(std::string("read_at failed: ") + e.what(), rule::read_at_same));
     }
     return watched(watch, outcome::pass());
+}
+
+// A random-access check with a plan's options (access_options), the sweep
+// value's option set checked as a round trip checks it; the note (and a
+// failure's reason) says what was read and any option value added.
+outcome random_access_check(const plugin& p, fb_dtype d, const access_plan& a, bool box,
+                            const std::string& shape,
+                            const std::function<outcome(const option_list&)>& body) {
+    std::string added, refusal;
+    const option_list options = access_options(p, d, a, box, added, refusal);
+    if (!refusal.empty()) return outcome::skip(refusal);
+    if (!options.empty()) {
+        try {
+            p.check_options(options);
+        } catch (const std::exception& e) {
+            return outcome::fail(std::string("refused: ") + e.what(), rule::allowed_values);
+        }
+        try {
+            p.check_option_set(options, d);
+        } catch (const std::exception& e) {
+            return outcome::skip(std::string("refused before any run: ") + e.what());
+        }
+    }
+    outcome o = body(options);
+    if (!a.complete) return o;
+    if (o.what == outcome::failed && !added.empty())
+        o.reason = fmt::format("with {} added ({} is refused without it): {}", added,
+                               box ? "read-box" : "read-at", o.reason);
+    if (o.what == outcome::passed) o.note = access_note(a, a.count, added, box, shape);
+    return o;
+}
+
+outcome read_at_check(const plugin& p, fb_dtype d, const access_plan& a) {
+    return random_access_check(p, d, a, false, "", [&](const option_list& options) {
+        return read_at_ranges(p, d, options, a.count);
+    });
 }
 
 std::string shape_text(const std::vector<std::uint64_t>& extents) {
@@ -538,7 +706,8 @@ std::vector<unsigned char> expected_box(const unsigned char* flat, std::size_t s
 // it, or has one axis more or fewer than the shape is FB_E_TRUNCATED and
 // writes nothing. Whether the file keeps the shape is the format's affair:
 // the reader is given it again, as the host gives it.
-outcome read_box_check(const plugin& p, fb_dtype d, const std::vector<std::uint64_t>& shape) {
+outcome read_box_check(const plugin& p, fb_dtype d, const std::vector<std::uint64_t>& shape,
+                       const option_list& options = {}) {
     scratch_dir dir;
     std::string path = dir.file("data", p.extension());
     const std::size_t nd = shape.size();
@@ -550,7 +719,7 @@ outcome read_box_check(const plugin& p, fb_dtype d, const std::vector<std::uint6
     aligned_buffer ref(static_cast<std::size_t>(n) * size);
     const open_layout layout{shape, false};
     folder_watch watch(dir.path(), path);
-    if (auto e = write_and_read_reference(p, path, d, data, n, layout, ref); !e.empty())
+    if (auto e = write_and_read_reference(p, path, d, data, n, layout, ref, options); !e.empty())
         return watched(watch, outcome::fail(e + " (shape " + shape_text(shape) + ")", rule::round_trip));
 
     using box = std::pair<std::vector<std::uint64_t>, std::vector<std::uint64_t>>; // start, count
@@ -577,7 +746,7 @@ outcome read_box_check(const plugin& p, fb_dtype d, const std::vector<std::uint6
     boxes.push_back(last);
 
     try {
-        auto r = p.open_read(path, d, n, {}, layout);
+        auto r = p.open_read(path, d, n, options, layout);
         for (const auto& [start, count] : boxes) {
             std::vector<unsigned char> want = expected_box(ref.data(), size, shape, start, count);
             auto buf = fresh_buffer(d, want.size() / size);
@@ -633,6 +802,20 @@ outcome read_box_check(const plugin& p, fb_dtype d, const std::vector<std::uint6
                                             rule::read_box_same));
     }
     return watched(watch, outcome::pass());
+}
+
+// The rows of the large and the sweep's read-box files: long (a row is one
+// run of the file), and few, so that a column (a run per row) costs at most
+// a few hundred calls.
+constexpr std::uint64_t box_row = 4099;
+
+// read_box_check on a 2-D shape of at least a.count elements, rows of box_row.
+outcome read_box_sweep_check(const plugin& p, fb_dtype d, access_plan a) {
+    const std::vector<std::uint64_t> shape = {(a.count + box_row - 1) / box_row, box_row};
+    a.count = shape[0] * shape[1];
+    return random_access_check(p, d, a, true, shape_text(shape), [&](const option_list& options) {
+        return read_box_check(p, d, shape, options);
+    });
 }
 
 // Bytes every direct range is a multiple of: a logical block size of 512 or
@@ -1002,6 +1185,155 @@ outcome bad_option(const plugin& p, const std::string& name, const std::string& 
     return watched(watch, outcome::pass());
 }
 
+// ---- Options that change nothing -----------------------------------------------------
+
+// Payload of the files option_effect compares: more than a small block size
+// (zstd's 64 KiB frames) holds.
+constexpr std::uint64_t effect_bytes = 96 * 1024;
+
+// Data a codec's levels and filters treat differently: smooth values with
+// few significant bits, and every third run of 256 elements a copy of an
+// earlier run (matches at many distances). make_data's random bits are
+// incompressible, so every level of a compressor may store them alike.
+aligned_buffer compressible_data(fb_dtype d, std::uint64_t count) {
+    const std::size_t size = dtype_size(d);
+    aligned_buffer out(static_cast<std::size_t>(count) * size);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        const double x = std::round(std::sin(static_cast<double>(i) * 1e-3) * 1000 * 64) / 64 + i % 17;
+        unsigned char* e = out.data() + i * size;
+        switch (d) {
+        case FB_DTYPE_F64: std::memcpy(e, &x, size); break;
+        case FB_DTYPE_F32: {
+            const auto f = static_cast<float>(x);
+            std::memcpy(e, &f, size);
+            break;
+        }
+        case FB_DTYPE_I64: {
+            const auto v = static_cast<std::int64_t>(x * 64);
+            std::memcpy(e, &v, size);
+            break;
+        }
+        case FB_DTYPE_I32: {
+            const auto v = static_cast<std::int32_t>(x * 64);
+            std::memcpy(e, &v, size);
+            break;
+        }
+        default: *e = static_cast<unsigned char>(static_cast<std::int64_t>(x) & 0x7f); break;
+        }
+    }
+    constexpr std::uint64_t run = 256;
+    for (std::uint64_t r = 2; (r + 1) * run <= count; r += 3) {
+        const std::uint64_t from = splitmix64(splitmix_gamma, r) % (r - 1) * run;
+        std::memcpy(out.data() + r * run * size, out.data() + from * size, run * size);
+    }
+    // Non-finite values and their neighbours, which some options are about
+    // (how a text format spells them).
+    if (count >= 8 && (d == FB_DTYPE_F64 || d == FB_DTYPE_F32)) {
+        const double special[] = {std::nan(""), -std::nan(""), HUGE_VAL, -HUGE_VAL,
+                                  -0.0,         5e-324,        1e300,    -1e-300};
+        for (std::size_t i = 0; i < std::size(special); ++i) {
+            if (d == FB_DTYPE_F64) {
+                std::memcpy(out.data() + i * size, &special[i], size);
+            } else {
+                const auto f = static_cast<float>(special[i]);
+                std::memcpy(out.data() + i * size, &f, size);
+            }
+        }
+    }
+    return out;
+}
+
+// Everything the plugin wrote at path: each file's name (relative to path)
+// and bytes, in name order.
+std::string output_bytes(const std::string& path) {
+    std::vector<std::string> files = output_files(path);
+    std::sort(files.begin(), files.end());
+    std::string all;
+    for (const auto& f : files) {
+        std::ifstream in(f, std::ios::binary);
+        all += f.substr(path.size()) + '\0';
+        all.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        all += '\0';
+    }
+    return all;
+}
+
+// An option whose values all write the same bytes is validated but
+// ignored, or changes only speed or memory: the same data written with its
+// default and each value of the sweep, with the other options at their
+// defaults; where all files are alike, again with each value of another
+// option set (an option may act only together with another: zstd's
+// frame_size with frames: independent). Two files that differ pass; files
+// alike under every such set warn, naming the option.
+outcome option_effect_check(const plugin& p, const option_info& o) {
+    const fb_dtype d = widest_dtype(p);
+    const std::uint64_t n = odd_count(effect_bytes, dtype_size(d));
+    aligned_buffer data = compressible_data(d, n);
+    // The sweep's values, and small ones a range's ends and middle miss (a
+    // count per statement of 1 against the default "all").
+    std::vector<std::string> values = {o.default_value};
+    for (const auto& v : valid_variants(o))
+        values.push_back(v);
+    if ((o.type == FB_OPT_INT || o.type == FB_OPT_SIZE) && o.has_range)
+        for (double v : {o.min + 1, 1.0, 7.0, 65536.0})
+            if (v >= o.min && v <= o.max &&
+                std::find(values.begin(), values.end(), integer_text(v)) == values.end())
+                values.push_back(integer_text(v));
+    std::vector<std::pair<std::string, option_list>> bases = {{"", {}}};
+    for (const auto& q : p.options())
+        if (q.name != o.name)
+            for (const auto& v : valid_variants(q))
+                bases.push_back({q.name + "=" + v, {{q.name, v}}});
+    scratch_dir dir;
+    const std::string path = dir.file("data", p.extension());
+    folder_watch watch(dir.path(), path);
+    std::size_t compared = 0;
+    std::string written; // the values that wrote, for the warning
+    for (const auto& [label, base] : bases) {
+        std::string first;
+        std::size_t wrote = 0;
+        std::vector<std::string> which;
+        for (const auto& v : values) {
+            option_list set = base;
+            set.emplace_back(o.name, v);
+            std::error_code ec;
+            fs::remove_all(path, ec);
+            try {
+                p.check_options(set);
+                p.check_option_set(set, d);
+                write_array(p, path, d, data.data(), n, whole, n, set);
+            } catch (const std::exception&) {
+                continue; // a set the plugin refuses says nothing about this option
+            }
+            std::string bytes = output_bytes(path);
+            if (wrote++ == 0) {
+                first = std::move(bytes);
+            } else if (bytes != first) {
+                fs::remove_all(path, ec);
+                return watched(
+                    watch, outcome::pass(label.empty() ? "" : "its values write other bytes with " + label));
+            }
+            which.push_back(v);
+        }
+        if (wrote >= 2) {
+            ++compared;
+            if (label.empty())
+                for (const auto& v : which)
+                    written +=
+                        (written.empty() ? "" : ", ") + v + (v == o.default_value ? " (the default)" : "");
+        }
+    }
+    std::error_code ec;
+    fs::remove_all(path, ec);
+    if (compared == 0) return watched(watch, outcome::skip("fewer than two of its values could be written"));
+    return watched(watch,
+                   outcome::warn(fmt::format(
+                       "option '{}': its values {} wrote byte-identical files ({} elements of {}), also "
+                       "with each value of every other option: it is validated but ignored, unless it "
+                       "changes only speed or memory (a thread count, a buffer size)",
+                       o.name, written.empty() ? "tried" : written, n, dtype_name(d))));
+}
+
 // ---- Writing where it cannot succeed -----------------------------------------------
 
 // What every failed write must look like: FB_E_IO (or, where the path is
@@ -1129,13 +1461,36 @@ std::vector<check> plan_checks(const plugin& p, const settings& s) {
         if (check_options)
             out.push_back(
                 {"check_options/" + t + "/defaults", [pp, d] { return check_options_check(*pp, d); }});
-        if (p.has_read_at()) out.push_back({"read_at/" + t, [pp, d] { return read_at_check(*pp, d); }});
+        if (p.has_read_at()) {
+            const access_plan a{{}, random_access_count, false, ""};
+            out.push_back({"read_at/" + t, [pp, d, a] { return read_at_check(*pp, d, a); }});
+        }
         if (p.has_read_box())
             for (const auto& shape : box_shapes)
                 out.push_back({"read_box/" + t + "/" + shape_text(shape),
                                [pp, d, shape] { return read_box_check(*pp, d, shape); }});
         if (p.has(FB_CAP_DIRECT_IO))
             out.push_back({"direct_io/" + t, [pp, d] { return direct_io_check(*pp, d); }});
+    }
+    // Random access on a large file and over the option sweep, on the
+    // widest dtype (the most bytes per element: the most blocks).
+    if (p.has_read_at() || p.has_read_box()) {
+        const fb_dtype d = widest_dtype(p);
+        const std::string t = dtype_name(d);
+        std::vector<std::pair<std::string, access_plan>> plans;
+        access_plan large{{}, odd_count(large_access_bytes(s.level), dtype_size(d)), true, "a large file"};
+        plans.emplace_back("large", large);
+        for (const auto& o : p.options())
+            for (const auto& v : valid_variants(o))
+                plans.emplace_back(o.name + "=" + v, sweep_plan(p, d, {{o.name, v}}, s.level));
+        for (const auto& [label, a] : plans) {
+            if (p.has_read_at())
+                out.push_back(
+                    {"read_at/" + t + "/" + label, [pp, d, a] { return read_at_check(*pp, d, a); }});
+            if (p.has_read_box())
+                out.push_back(
+                    {"read_box/" + t + "/" + label, [pp, d, a] { return read_box_sweep_check(*pp, d, a); }});
+        }
     }
 
     out.push_back({"read_error/missing_file", [pp] { return missing_file(*pp); }});
@@ -1174,6 +1529,12 @@ std::vector<check> plan_checks(const plugin& p, const settings& s) {
                  });
              }});
     }
+
+    // Options whose values write the same file.
+    if (!p.has(FB_CAP_NO_FILE))
+        for (const auto& o : p.options())
+            if (!valid_variants(o).empty())
+                out.push_back({"option_effect/" + o.name, [pp, o] { return option_effect_check(*pp, o); }});
 
     std::vector<std::pair<std::string, std::string>> bad = {{"no_such_option_xyz", "1"}};
     for (const auto& o : p.options())

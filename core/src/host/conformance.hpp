@@ -21,7 +21,13 @@
 //  - read_at/DTYPE, read_box/DTYPE/SHAPE, direct_io/DTYPE (ABI 1.2), where
 //    offered: read-at ranges and read-box boxes (3x4x5 and 37x41, on every
 //    axis) equal what read() gives; ranges and boxes outside the data set
-//    or of another ndim are FB_E_TRUNCATED and write nothing; with
+//    or of another ndim are FB_E_TRUNCATED and write nothing; on the
+//    widest dtype read_at/DTYPE/large and read_box/DTYPE/large (a file of
+//    several of any block up to 1 MiB) and .../OPTION=VALUE for each value
+//    of the option sweep (a file four times the largest size it sets, so a
+//    block size set small makes many blocks; a value with which the plugin
+//    refuses random access gets another option's value that turns it on);
+//    with
 //    FB_CAP_DIRECT_IO, FB_OPEN_DIRECT reads the same values (not
 //    applicable, with the reason, where the file system refuses O_DIRECT).
 //  - overwrite/existing_file: writing over a larger file of the plugin's own
@@ -32,6 +38,10 @@
 //    before the middle, the three-quarter mark and the end) may also read
 //    back without error: only a crash, hang or bug status fails them. No
 //    read writes past the values asked for (a guarded buffer).
+//  - option_effect/NAME: the option's values write byte-identical files
+//    (with the defaults and with each value of another option): a warning
+//    naming it (outcome::warned), validated but ignored unless it changes
+//    only speed or memory.
 //  - bad_option/...: an unknown name, malformed or out-of-range values are
 //    refused by the host's check_options AND by the plugin's own open_write
 //    and open_read with FB_E_INVALID_OPTION, before any file is touched.

@@ -394,7 +394,10 @@ namespace {
 
 // The child's result on the pipe: one kind letter, the note, a NUL, the reason.
 std::string serialize(const outcome& o) {
-    char kind = o.what == outcome::passed ? 'P' : o.what == outcome::skipped ? 'S' : 'F';
+    char kind = o.what == outcome::passed    ? 'P'
+                : o.what == outcome::skipped ? 'S'
+                : o.what == outcome::warned  ? 'W'
+                                             : 'F';
     return std::string(1, kind) + o.note + '\0' + o.reason;
 }
 
@@ -403,7 +406,10 @@ outcome deserialize(const std::string& text) {
     if (text.empty() || nul == std::string::npos)
         return outcome::fail("the check's child process sent no result", rule::no_crash);
     outcome o;
-    o.what = text[0] == 'P' ? outcome::passed : text[0] == 'S' ? outcome::skipped : outcome::failed;
+    o.what = text[0] == 'P'   ? outcome::passed
+             : text[0] == 'S' ? outcome::skipped
+             : text[0] == 'W' ? outcome::warned
+                              : outcome::failed;
     o.note = text.substr(1, nul - 1);
     o.reason = text.substr(nul + 1);
     return o;
@@ -480,12 +486,12 @@ outcome run_in_child(const std::function<outcome()>& body, unsigned timeout_seco
         }
         // The ABI: threads a plugin starts are joined before its calls
         // return, and it leaves no process behind.
-        if (o.what == outcome::passed)
+        if (o.ok())
             if (const std::string left = leftovers(); !left.empty())
                 o = outcome::fail("the plugin left " + left + " running after its streams were closed",
                                   rule::no_leftovers);
         std::fflush(nullptr);
-        if (o.what == outcome::passed && printed >= 0 && ::lseek(printed, 0, SEEK_END) > 0) {
+        if (o.ok() && printed >= 0 && ::lseek(printed, 0, SEEK_END) > 0) {
             char text[201] = "";
             const ssize_t n = ::pread(printed, text, sizeof text - 1, 0);
             std::string shown(text, n > 0 ? static_cast<std::size_t>(n) : 0);

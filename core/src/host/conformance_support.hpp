@@ -133,9 +133,11 @@ c_result c_open_read(const fb_plugin_descriptor& d, const std::string& path, fb_
                      std::uint64_t count, const formatbench::option_list& options, bool& stream_returned);
 
 // What one check found.
+// warned: it passed, but found something the author should look at (an
+// option whose values all write the same bytes); reason says what.
 struct outcome {
-    enum kind { passed, failed, skipped } what = passed;
-    std::string reason; // why it failed or was skipped; empty when it passed
+    enum kind { passed, failed, skipped, warned } what = passed;
+    std::string reason; // why it failed, was skipped or warns; empty when it passed
     std::string note;   // something worth saying even when it passed
 
     static outcome pass(std::string note = {}) { return {passed, {}, std::move(note)}; }
@@ -146,6 +148,9 @@ struct outcome {
         return {failed, why + "; rule: " + broken_rule, {}};
     }
     static outcome skip(std::string why) { return {skipped, std::move(why), {}}; }
+    static outcome warn(std::string what) { return {warned, std::move(what), {}}; }
+    // Passed, with or without a warning.
+    bool ok() const noexcept { return what == passed || what == warned; }
 };
 
 // Runs body in a forked child, in a process group of its own, with a time

@@ -148,7 +148,7 @@ static void free_stream(fb_stream* s) {
 
 /* ---- Writing ------------------------------------------------------------ */
 
-static fb_status {{name}}_open_write(const fb_open_args* args, fb_stream** out, char* err, size_t err_size) {
+static fb_status {{ident}}_open_write(const fb_open_args* args, fb_stream** out, char* err, size_t err_size) {
     unsigned char header[HEADER_SIZE] = {0};
     uint32_t version = FORMAT_VERSION, dtype = (uint32_t)args->dtype;
     uint64_t buffer_size = 0;
@@ -200,7 +200,7 @@ static fb_status flush_buffer(fb_stream* s, char* err, size_t err_size) {
     return e ? fail_errno(err, err_size, "cannot write", s->path, e) : FB_OK;
 }
 
-static fb_status {{name}}_write(fb_stream* s, const void* data, uint64_t count, char* err, size_t err_size) {
+static fb_status {{ident}}_write(fb_stream* s, const void* data, uint64_t count, char* err, size_t err_size) {
     size_t bytes = (size_t)count * s->element_size; /* the data is in memory: it fits */
     fb_status status = FB_OK;
     int e;
@@ -219,7 +219,7 @@ static fb_status {{name}}_write(fb_stream* s, const void* data, uint64_t count, 
 
 /* Called once for every stream open_write returned, also after an error;
  * frees the stream whatever it returns. */
-static fb_status {{name}}_close_write(fb_stream* s, char* err, size_t err_size) {
+static fb_status {{ident}}_close_write(fb_stream* s, char* err, size_t err_size) {
     fb_status status = flush_buffer(s, err, err_size);
     if (status == FB_OK) {
         int e = write_all(s->fd, &s->count, sizeof s->count, COUNT_OFFSET);
@@ -286,7 +286,7 @@ static fb_status check_file(fb_stream* s, const fb_open_args* args, char* err, s
     return FB_OK;
 }
 
-static fb_status {{name}}_open_read(const fb_open_args* args, fb_stream** out, char* err, size_t err_size) {
+static fb_status {{ident}}_open_read(const fb_open_args* args, fb_stream** out, char* err, size_t err_size) {
     fb_status status;
     fb_stream* s;
     *out = NULL;
@@ -309,7 +309,7 @@ static fb_status {{name}}_open_read(const fb_open_args* args, fb_stream** out, c
 }
 
 /* Fills data with exactly count elements, or fails: never a partial read. */
-static fb_status {{name}}_read(fb_stream* s, void* data, uint64_t count, char* err, size_t err_size) {
+static fb_status {{ident}}_read(fb_stream* s, void* data, uint64_t count, char* err, size_t err_size) {
     size_t bytes, got;
     int e;
     if (count > s->count - s->done)
@@ -324,7 +324,7 @@ static fb_status {{name}}_read(fb_stream* s, void* data, uint64_t count, char* e
     return FB_OK;
 }
 
-static fb_status {{name}}_close_read(fb_stream* s, char* err, size_t err_size) {
+static fb_status {{ident}}_close_read(fb_stream* s, char* err, size_t err_size) {
     (void)err;
     (void)err_size;
     free_stream(s);
@@ -348,12 +348,12 @@ static const fb_plugin_descriptor descriptor = {
     .flags = FB_CAP_LOSSLESS | FB_CAP_SELF_DESCRIBING,
     .options = options,
     .option_count = OPTION_COUNT,
-    .open_write = {{name}}_open_write,
-    .write = {{name}}_write,
-    .close_write = {{name}}_close_write,
-    .open_read = {{name}}_open_read,
-    .read = {{name}}_read,
-    .close_read = {{name}}_close_read,
+    .open_write = {{ident}}_open_write,
+    .write = {{ident}}_write,
+    .close_write = {{ident}}_close_write,
+    .open_read = {{ident}}_open_read,
+    .read = {{ident}}_read,
+    .close_read = {{ident}}_close_read,
 };
 
 /* The one exported symbol. The host passes its ABI version and decides

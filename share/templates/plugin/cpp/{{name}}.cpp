@@ -63,7 +63,7 @@ error read_error(fb_status status, const std::string& path, const std::string& w
 
 } // namespace
 
-struct {{name}}_format {
+struct {{ident}}_format {
     // The one option. plugin.hpp checks what a study gives against it in
     // every open (FB_E_INVALID_OPTION before the file is touched);
     // formatbench checks it before a study runs, and
@@ -189,4 +189,4 @@ struct {{name}}_format {
 };
 
 // The one exported symbol, fb_plugin_entry.
-FORMATBENCH_PLUGIN({{name}}_format)
+FORMATBENCH_PLUGIN({{ident}}_format)
