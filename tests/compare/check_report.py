@@ -558,9 +558,11 @@ def main():
             cid = f"ratio-{safe_id(d)}"
             bars = [r for r in charts[cid].iter(SVG + "rect") if r.get("class") == "bar"] if cid in charts else []
             for name, rec in records[1:]:
+                # Pairs compare can compare: one key, both ok with samples, the same payload.
                 pairs = sum(1 for c in rec["cases"] for b in base["cases"]
                             if c["dataset"]["name"] == d and b["key"] == c["key"] and times(c, "write")
-                            and times(b, "write") and c["status"] == "ok" and b["status"] == "ok")
+                            and times(b, "write") and c["status"] == "ok" and b["status"] == "ok"
+                            and c["payload_bytes"] == b["payload_bytes"])
                 mine = [b for b in bars if b.get("data-series", "").startswith(name + ": ")]
                 check(len(mine) >= 2 * pairs, f"{cid}: {len(mine)} ratio bars of {name} for {pairs} cases it "
                                               f"shares with {base_name}, write and read")
