@@ -153,11 +153,11 @@ for c in run["cases"]:
 PY
 
 # ---- the report's read latency CDFs against the record: one chart per
-# pattern, one line per case; the point at percentile i is at the median
-# over the repetitions of the samples' cdf_ns[i] (converted here from ns to
-# the chart's seconds), the points at 50 and 99 % are the samples' median
-# p50 and p99; each point is drawn where the axis's own tick labels put that
-# value; the ticks span the case's latencies (within a decade each side);
+# pattern, one line per case; the line's vertex at percentile i is at the
+# median over the repetitions of the samples' cdf_ns[i] (converted here from
+# ns to the chart's seconds); the only markers, at 50 and 99 %, are the
+# samples' median p50 and p99; each is drawn where the axis's own tick
+# labels put that value; the ticks span the case's latencies (within a decade each side);
 # the table's "read p50/p99" cell says the same. A CDF drawn 1000 times too
 # long would show an axis from 1 ms where the table says 1.3 µs.
 expect_status 0 "$FB" report run.json -o access.html --svg-dir access-svg
@@ -213,25 +213,33 @@ for c in cases:
     (ya, pa), (yb, pb) = min(yticks, key=lambda t: t[1]), max(yticks, key=lambda t: t[1])
     # (a label's y is its baseline, 0.35 of its 11 px font below its tick)
     py = lambda q: ya + (yb - ya) * (q - pa) / (pb - pa) - 0.35 * 11
+    # The line through percentiles 0, 1, ..., 100: its values (data-xs,
+    # data-ys) and its vertices (points, in px) where the axes put them.
+    lines = [e for e in svg.iter(SVG + "polyline") if e.get("class") == "line"]
+    assert len(lines) == 1, (pattern, len(lines))
+    line = lines[0]
+    ys = [float(v) for v in line.get("data-ys").split()]
+    assert ys == list(range(101)), (pattern, ys)
+    vertices = [tuple(map(float, v.split(","))) for v in line.get("points").split()]
+    for i, (x, (vx, vy)) in enumerate(zip(map(float, line.get("data-xs").split()), vertices)):
+        assert near(x, cdf[i], 1e-3), (pattern, i, x, cdf[i])
+        assert abs(vx - px(cdf[i])) <= 1.5, (pattern, i, vx, px(cdf[i]))
+        assert abs(vy - py(i)) <= 1.5, (pattern, i, vy, py(i))
+        checked += 1
+    # Markers at p50 and p99 only: the samples' median p50 and p99, on the line.
     points = [e for e in svg.iter() if e.get("class") == "point"]
-    # One point per percentile 0, 1, ..., 100.
-    assert sorted(float(e.get("data-y")) for e in points) == list(range(101)), (pattern, len(points))
+    assert sorted(float(e.get("data-y")) for e in points) == [50, 99], (pattern, len(points))
     for e in points:
         i = int(float(e.get("data-y")))
         x = float(e.get("data-x"))
-        assert near(x, cdf[i], 1e-3), (pattern, i, x, cdf[i])
-        assert abs(float(e.get("cx")) - px(cdf[i])) <= 1.5, (pattern, i, e.get("cx"), px(cdf[i]))
+        assert near(x, p50 if i == 50 else p99, 1e-3), (pattern, i, x, p50, p99)
+        assert abs(float(e.get("cx")) - px(x)) <= 1.5, (pattern, i, e.get("cx"), px(x))
         assert abs(float(e.get("cy")) - py(i)) <= 1.5, (pattern, i, e.get("cy"), py(i))
-        if i == 50:
-            assert near(x, p50, 1e-3), (pattern, "p50", x, p50)
-        if i == 99:
-            assert near(x, p99, 1e-3), (pattern, "p99", x, p99)
-        checked += 1
     # The table: "p50 / p99" with 3 significant digits.
-    label = points[0].get("data-label")
+    label = line.get("data-series")
     t50, t99 = (seconds(v) for v in table[label][col].split("/"))
     assert near(t50, p50, 6e-3) and near(t99, p99, 6e-3), (label, table[label][col], p50, p99)
-print("latency CDFs: %d points on 4 charts match the record's percentiles, the axis and the table" % checked)
+print("latency CDFs: %d vertices on 4 charts and their p50/p99 markers match the record's percentiles, the axis and the table" % checked)
 PY
 
 # ---- a plugin whose read-at gets one element wrong fails the case, naming

@@ -7,7 +7,7 @@ package beyond the standard library.
     with Browser("/usr/bin/chromium") as b:
         b.open("file:///tmp/report.html", width=1280, height=900, media="print")
         value = b.evaluate("document.title")
-        png = b.screenshot_full_page()
+        png = b.screenshot_full_page()    # or b.screenshot(): the viewport only
 """
 import base64
 import json
@@ -119,6 +119,10 @@ class Browser:
         if "exceptionDetails" in r:
             raise RuntimeError("script failed: " + json.dumps(r["exceptionDetails"])[:2000])
         return r["result"].get("value")
+
+    def screenshot(self):
+        """PNG bytes of the viewport as it is (the first screen before scrolling)."""
+        return base64.b64decode(self.command("Page.captureScreenshot", {"format": "png"})["data"])
 
     def screenshot_full_page(self):
         """PNG bytes of the whole page, not only the viewport."""

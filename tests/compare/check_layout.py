@@ -26,11 +26,17 @@ layout_probe.js measures every chart as laid out, and this script checks:
     with its charts; the tables come after them);
   - with --svg-dir, each standalone SVG file opened on its own has every text
     exactly where the same chart has it in the page, and passes the checks
-    above.
+    above;
+  - with --first-screen TEXT (repeatable), on a 1280 x 800 screen before any
+    scrolling, a paragraph whose whole text is TEXT (spaces as the browser
+    renders them) lies entirely within the viewport: the first screen holds
+    the answer.
 
 Usage: check_layout.py REPORT.html [--svg-dir DIR] [--png FILE] [--chromium PATH] [--min-charts N]
---png saves a full-page screenshot of the wide screen. Exit status 0 when
-every check passes, 1 otherwise, 77 (skip) when Chromium is not installed.
+                       [--first-screen TEXT]... [--first-screen-png FILE]
+--png saves a full-page screenshot of the wide screen, --first-screen-png
+the 1280 x 800 first screen. Exit status 0 when every check passes, 1
+otherwise, 77 (skip) when Chromium is not installed.
 """
 import argparse
 import os
@@ -147,6 +153,38 @@ def check_standalone(browser, probe, svg_dir, inline):
     return len(files)
 
 
+FIRST_SCREEN = (1280, 800)
+# Each paragraph, list item and heading of the page: its text (white space
+# collapsed as rendered) and its box in the viewport, before any scrolling.
+TEXT_BLOCKS = """[...document.querySelectorAll("p, li, h1, h2, h3")].map((e) => {
+  const r = e.getBoundingClientRect();
+  return {tag: e.tagName.toLowerCase(), cls: e.getAttribute("class") || "",
+          text: e.textContent.replace(/\\s+/g, " ").trim(), box: [r.left, r.top, r.right, r.bottom]};
+})"""
+
+
+def check_first_screen(browser, url, texts, png):
+    """Each of `texts` is the whole text of an element lying within the first screen."""
+    width, height = FIRST_SCREEN
+    browser.open(url, width, height)
+    blocks = browser.evaluate(TEXT_BLOCKS)
+    for want in texts:
+        want = " ".join(want.split())
+        found = [b for b in blocks if b["text"] == want]
+        if not check(found, f"first screen: no element's text is {want!r}; the page's first texts: "
+                            f"{[b['text'][:80] for b in blocks[:6]]}"):
+            continue
+        b = found[0]
+        x0, y0, x1, y1 = b["box"]
+        check(y0 >= -TOLERANCE and y1 <= height + TOLERANCE and x0 >= -TOLERANCE and x1 <= width + TOLERANCE,
+              f"first screen: <{b['tag']} class={b['cls']!r}> {want[:60]!r}... spans y {y0:.0f}..{y1:.0f} px, "
+              f"not within the {width} x {height} screen")
+    if png:
+        with open(png, "wb") as f:
+            f.write(browser.screenshot())
+    return len(texts)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("html")
@@ -154,6 +192,8 @@ def main():
     ap.add_argument("--svg-dir")
     ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
     ap.add_argument("--min-charts", type=int, default=1)
+    ap.add_argument("--first-screen", action="append", default=[])
+    ap.add_argument("--first-screen-png")
     a = ap.parse_args()
     if not os.access(a.chromium, os.X_OK):
         print(f"SKIP: {a.chromium} not installed (apt-get install chromium to run this test)")
@@ -178,6 +218,9 @@ def main():
                         f.write(browser.screenshot_full_page())
         if a.svg_dir:
             summary.append(f"{check_standalone(browser, probe, a.svg_dir, inline)} standalone SVG files")
+        if a.first_screen:
+            n = check_first_screen(browser, url, a.first_screen, a.first_screen_png)
+            summary.append(f"{n} text(s) on the first {FIRST_SCREEN[0]} x {FIRST_SCREEN[1]} screen")
     for f in failures[:200]:
         print("FAIL:", f)
     if len(failures) > 200:

@@ -27,11 +27,23 @@ was made from. Every figure is recomputed here from the raw samples:
     y = payload / 1e6 / median time; every case of a data set and row label
     found in records of two or more rank counts is drawn once per phase;
     without two rank counts there is no such chart;
-  - the order of the page: every data set's heading is linked from the top
+  - the order of the page: the answer (id answer) right under the title;
+    every data set's heading is linked from the top
     (before the first chart) and followed by its throughput charts, before
-    the next heading; every <table> comes after every chart's <figure>;
-    every link (href="#...") leads to an element of the page, and the
-    tables (id summary) and context (id context) are there;
+    the next heading; the charts of time against count (a count sweep)
+    before every other chart; every <table> comes after every chart's
+    <figure>; every link (href="#...") leads to an element of the page, and
+    the tables (id summary) and context (id context) are there;
+  - the answer: for one record, the workload's recommendation
+    (p.recommendation, "workload (...): pick ...") when the study states a
+    workload, else the verdict's sentences (p.verdict), never both kinds
+    there; for several records no verdict or recommendation anywhere on the
+    page, but compare's sentences (p.comparison) with one RESULT line per
+    record after the first, and per data set a chart of the ratios:
+    each bar = median time of the record's case / median time of the first
+    record's case of the same data set and row label (phase by phase);
+  - read latency CDFs: a line per case, and markers at p50 and p99 only
+    (data-percentile 50 and 99, at y = 50 and 99);
   - every colour of a series is one of Okabe and Ito's eight;
   - each standalone SVG file parses and equals the chart inlined in the page.
 
@@ -249,6 +261,40 @@ def main():
     check(bool(figures), "no <figure> in the page")
     if figures and tables:
         check(at[id(figures[-1])] < at[id(tables[0])], "a <table> comes before the last chart's <figure>")
+    # The answer right under the title: the first element after <h1>.
+    page = root.find(XHTML + "body")
+    kids = list(page) if page is not None else []
+    h1 = next((i for i, el in enumerate(kids) if el.tag == XHTML + "h1"), None)
+    answer = kids[h1 + 1] if h1 is not None and h1 + 1 < len(kids) else None
+    if check(answer is not None and answer.get("id") == "answer",
+             f"the element after the title is {None if answer is None else (answer.tag, answer.get('id'))}, "
+             f"not the answer"):
+        def classed(el, cls):
+            return [e for e in el.iter() if cls in (e.get("class") or "").split()]
+
+        def text(el):
+            return " ".join("".join(el.itertext()).split())
+        if several:
+            for cls in ("verdict", "recommendation"):
+                check(not classed(root, cls), f"several records: {len(classed(root, cls))} element(s) of class "
+                                              f"{cls} (one verdict per record, contradicting each other)")
+            results = [text(e) for e in classed(answer, "comparison") if text(e).startswith("RESULT:")]
+            check(len(results) == len(records) - 1,
+                  f"several records: {len(results)} RESULT lines in the answer for {len(records) - 1} comparisons")
+        else:
+            workload = records[0][1]["study"].get("workload")
+            recs, verdicts = classed(answer, "recommendation"), classed(answer, "verdict")
+            if workload:
+                check(any(text(e).startswith("workload (") and ": pick " in text(e) for e in recs),
+                      "the study states a workload, the answer has no recommendation")
+                check(not verdicts, "the study states a workload, the answer holds verdict sentences")
+            else:
+                check(not recs, "the study states no workload, the answer holds a recommendation")
+    # A count sweep's charts of time against count come first.
+    by_count = [el for el in figures if any(s.get("data-parameter") == "count" for s in el.iter(SVG + "svg"))]
+    if by_count:
+        check(figures[:len(by_count)] == by_count,
+              f"{len(by_count)} charts of time against count, not the first charts of the page")
     anchors = {el.get("id"): el for el in body if el.get("id")}
     links = [el for el in body if el.tag == XHTML + "a" and (el.get("href") or "").startswith("#")]
     for link in links:
@@ -504,6 +550,50 @@ def main():
             want = sum(len(v) for v in seen.values() if len(v) >= 2)
             check(len(pts) == want, f"{phase}: {len(pts)} points against ranks, want {want}")
 
+    # Several records: per data set the ratios against the first record.
+    checked_ratios = 0
+    if several:
+        base_name, base = records[0]
+        for d in datasets:
+            cid = f"ratio-{safe_id(d)}"
+            bars = [r for r in charts[cid].iter(SVG + "rect") if r.get("class") == "bar"] if cid in charts else []
+            for name, rec in records[1:]:
+                # Pairs compare can compare: one key, both ok with samples, the same payload.
+                pairs = sum(1 for c in rec["cases"] for b in base["cases"]
+                            if c["dataset"]["name"] == d and b["key"] == c["key"] and times(c, "write")
+                            and times(b, "write") and c["status"] == "ok" and b["status"] == "ok"
+                            and c["payload_bytes"] == b["payload_bytes"])
+                mine = [b for b in bars if b.get("data-series", "").startswith(name + ": ")]
+                check(len(mine) >= 2 * pairs, f"{cid}: {len(mine)} ratio bars of {name} for {pairs} cases it "
+                                              f"shares with {base_name}, write and read")
+            for b in bars:
+                rec, phase = record_of(b.get("data-series"))
+                if not check(rec is not None and rec is not base and phase in ("write", "read"),
+                             f"{cid}: bar of series {b.get('data-series')!r}"):
+                    continue
+                value, ok = float(b.get("data-value")), False
+                for c in candidates(rec, d, b.get("data-label")):
+                    for o in candidates(base, d, b.get("data-label")):
+                        if times(c, phase) and times(o, phase) and close(
+                                value, statistics.median(times(c, phase)) / statistics.median(times(o, phase))):
+                            ok = True
+                check(ok, f"{cid}: ratio {b.get('data-series')}/{b.get('data-label')} = {value} matches no case's "
+                          f"median against {base_name}'s")
+                checked_ratios += 1
+    else:
+        check(not any(cid.startswith("ratio-") for cid in charts), "one record, yet a chart of ratios")
+
+    # Latency CDFs: lines, markers at p50 and p99 only.
+    for cid, svg in charts.items():
+        if not cid.startswith("latency-cdf-"):
+            continue
+        lines = [el for el in svg.iter(SVG + "polyline") if el.get("class") == "line"]
+        check(len(lines) == int(svg.get("data-lines")), f"{cid}: {len(lines)} lines, data-lines {svg.get('data-lines')}")
+        for p in points_of(svg):
+            check(p.get("data-percentile") in ("50", "99") and float(p.get("data-y")) == float(p.get("data-percentile")),
+                  f"{cid}: a marker at percentile {p.get('data-y')} ({p.get('data-percentile')}), not p50 or p99")
+        check(len(points_of(svg)) == 2 * len(lines), f"{cid}: {len(points_of(svg))} markers for {len(lines)} lines")
+
     if a.svg_dir:
         files = sorted(f for f in os.listdir(a.svg_dir) if f.endswith(".svg"))
         check(len(files) == len(charts), f"{len(files)} SVG files for {len(charts)} charts")
@@ -526,7 +616,7 @@ def main():
     for f in failures:
         print("FAIL:", f)
     print(f"check_report: {len(charts)} charts, {checked_bars} bars, {checked_speedups} speed-ups, "
-          f"{checked_points} scatter points, {checked_errors} error points, {checked_sweeps} sweep points, {checked_ranks} points against ranks checked; {len(failures)} failure(s)")
+          f"{checked_points} scatter points, {checked_errors} error points, {checked_sweeps} sweep points, {checked_ranks} points against ranks, {checked_ratios} ratios checked; {len(failures)} failure(s)")
     return 1 if failures else 0
 
 

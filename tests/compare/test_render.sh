@@ -11,10 +11,19 @@
 #    another, charts independent of the page's CSS, each SVG file alone laid
 #    out like the chart in the page; then a full-page screenshot, checked to
 #    be a real picture (size, dimensions, many colours).
+# Then the answer first (issue 44): a study with a `workload:` whose times
+# are set by hand, so that its recommendation is known in advance: the
+# sentence written here is on the first 1280 x 800 screen; the same record
+# and a copy with two planted slowdowns as a two-record report: compare's
+# ratios (1.5 and 2, written here, and every ratio recomputed from the
+# records by check_report.py), no verdict per record; the latency CDFs as
+# lines with markers at p50 and p99 only; the time-against-count charts
+# first (check_report.py, for every report with a count sweep).
 # `scripts/setup-debian.sh --tests` (the README's test command and CI)
 # installs Chromium; where it is absent the XML checks still run and the
 # test then exits 77, which meson reports as SKIP (never as a pass).
-# Set FB_RENDER_PNG to keep the screenshot at that path.
+# Set FB_RENDER_PNG to keep the screenshot at that path, FB_FIRST_SCREEN_PNG
+# the first screen of the report with a workload.
 set -euo pipefail
 : "${FB:?}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -92,23 +101,31 @@ html = open(sys.argv[2], encoding="utf-8").read()
 charts = re.findall(r'<svg [^>]*data-chart="latency-cdf-[^"]*"[^>]*>.*?</svg>', html, re.S)
 assert len(charts) == 2, f"{len(charts)} latency CDF charts, expected 2 (random, sequential)"
 seen = 0
+def case_of(series):
+    label, pattern = series.split(" [")
+    return next(c for c in cases if c["format"]["label"] == label and c["params"]["access"] == pattern.rstrip("]"))
 for svg in charts:
     assert 'data-lines="3"' in svg, "a CDF chart without its 3 lines"
-    points = {}
-    for series, x, y in re.findall(r'class="point" data-series="([^"]*)" data-label="[^"]*" data-x="([^"]*)" data-y="([^"]*)"', svg):
-        points.setdefault(series, []).append((float(x), float(y)))
-    assert len(points) == 3, points.keys()
-    for series, pts in points.items():
-        label, pattern = series.split(" [")
-        c = next(c for c in cases if c["format"]["label"] == label and c["params"]["access"] == pattern.rstrip("]"))
+    # A line per case through its 101 percentiles (data-xs, data-ys).
+    lines = re.findall(r'<polyline class="line" [^>]*data-series="([^"]*)" data-xs="([^"]*)" data-ys="([^"]*)"', svg)
+    assert len(lines) == 3, lines
+    for series, xs, ys in lines:
+        c = case_of(series)
         cdfs = [s["read"]["latency"]["cdf_ns"] for s in c["samples"]]
         want = [statistics.median(col) * 1e-9 for col in zip(*cdfs)]
-        assert [y for _, y in pts] == list(range(101)), series
-        for (x, _), w in zip(pts, want):
+        assert [float(y) for y in ys.split()] == list(range(101)), series
+        for x, w in zip(map(float, xs.split()), want):
             assert abs(x - w) <= 1e-5 * w, (series, x, w)
         seen += 1
+    # Markers at p50 and p99 only: the median over the repetitions of the samples' p50 and p99.
+    markers = re.findall(r'class="point" data-series="([^"]*)" data-label="([^"]*)" data-x="([^"]*)" data-y="([^"]*)"', svg)
+    assert sorted((s, l) for s, l, _, _ in markers) == sorted((s, l) for s, _, _ in lines for l in ("p50", "p99")), markers
+    for series, label, x, y in markers:
+        c = case_of(series)
+        w = statistics.median(s["read"]["latency"][label + "_ns"] for s in c["samples"]) * 1e-9
+        assert float(y) == float(label[1:]) and abs(float(x) - w) <= 1e-5 * w, (series, label, x, w)
 assert seen == 6
-print("render: 2 latency CDF charts, 6 lines of 101 percentiles, as the record says")
+print("render: 2 latency CDF charts, 6 lines of 101 percentiles, markers at p50 and p99 only, as the record says")
 PY
 
 # Four formats that keep the payload as it is (size ratio 1) and, here,
@@ -136,12 +153,80 @@ PY
 "$python" "$here/check_report.py" "$work/ratio1.html" "$work/r1.json"
 "$python" "$here/check_layout.py" "$work/ratio1.html" --min-charts 3 --chromium "$chromium"
 
+# The answer first: a study that states its workload (1 write, 100 random
+# 4 KiB reads), each phase's time set here, every repetition alike
+# (ms):         write  whole read  random read
+#         raw    10       5            2
+#         npy    11       5            1
+#         mmap   50       5          1.5
+# raw 10 + 100 x 2 = 210 ms, npy 11 + 100 x 1 = 111 ms, mmap 50 + 100 x 1.5
+# = 200 ms: npy, and mmap takes 200 / 111 = 1.80x as long; npy's file is
+# its 1.6 MB payload and a 128-byte header. The sentence must be on the
+# first screen.
+cat >"$work/answer.yaml" <<YAML
+name: answer
+datasets: [{count: 2e5}]
+formats: [{plugin: [raw, npy, mmap], access: [whole, random], access_block: 4KiB, access_ops: 50}]
+defaults: {repeat: 5, warmup: 0}
+workload: {write: 1, reads: [{access: random, weight: 100}]}
+YAML
+"$FB" run "$work/answer.yaml" --no-console --progress none --json "$work/a.json" --directory "$work"
+"$python" - "$work/a.json" "$work/b.json" <<'PY'
+import copy, json, sys
+ms = {("raw", "whole"): (10, 5), ("raw", "random"): (10, 2), ("npy", "whole"): (11, 5),
+      ("npy", "random"): (11, 1), ("mmap", "whole"): (50, 5), ("mmap", "random"): (50, 1.5)}
+d = json.load(open(sys.argv[1]))
+for c in d["cases"]:
+    assert c["status"] == "ok", (c["format"]["label"], c["error"])
+    for s in c["samples"]:
+        for phase, t in zip(("write", "read"), ms[(c["format"]["label"], c["params"]["access"])]):
+            s[phase]["wall_s"] = t / 1000
+            s[phase]["accounting"]["measured"] = False  # no sample disturbed: the medians are these times
+json.dump(d, open(sys.argv[1], "w"))
+# b: npy's random reads 1.5x as long, raw's writes 2x.
+for c in d["cases"]:
+    for s in c["samples"]:
+        if c["format"]["label"] == "npy" and c["params"]["access"] == "random":
+            s["read"]["wall_s"] *= 1.5
+        if c["format"]["label"] == "raw":
+            s["write"]["wall_s"] *= 2
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$FB" report "$work/a.json" -o "$work/answer.html"
+"$python" "$here/check_report.py" "$work/answer.html" "$work/a.json"
+"$python" "$here/check_layout.py" "$work/answer.html" --min-charts 4 --chromium "$chromium" \
+  --first-screen-png "${FB_FIRST_SCREEN_PNG:-$work/first-screen.png}" \
+  --first-screen "workload (1 write, 100 reads [random]): pick npy, 111 ms expected for the mix, file 1.60 MB; the runner-up, mmap, takes 1.80x as long (too few samples for an interval)."
+# The two records: compare's answer, not two recommendations; the ratio
+# bars of the planted slowdowns at 2 (raw's writes) and 1.5 (npy's random
+# reads), every other at 1.
+"$FB" report "$work/a.json" "$work/b.json" -o "$work/ab.html"
+"$python" "$here/check_report.py" "$work/ab.html" "$work/a.json" "$work/b.json"
+"$python" - "$work/ab.html" <<'PY'
+import re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+assert "workload (" not in html and "is fastest" not in html and 'class="verdict"' not in html, "a verdict per record"
+answer = html[html.index('<div class="answer" id="answer">'):html.index("<nav")]
+assert "<h3>b.json against a.json" in answer, answer
+assert "geometric mean of ratios (new/base) over 6 comparable case(s)" in answer, answer
+ratios = re.findall(r'<svg [^>]*data-chart="ratio-[^"]*"[^>]*>.*?</svg>', html, re.S)
+assert len(ratios) == 1, f"{len(ratios)} charts of ratios for the one data set"
+bars = re.findall(r'<rect class="bar" [^>]*data-series="b.json: (write|read)" data-label="([^"]*)" data-value="([^"]*)"', ratios[0])
+want = {(p, f"{fmt} [{a}]"): 1.0 for p in ("write", "read") for fmt in ("raw", "npy", "mmap") for a in ("whole", "random")}
+want[("write", "raw [whole]")] = want[("write", "raw [random]")] = 2.0
+want[("read", "npy [random]")] = 1.5
+got = {(p, label): float(v) for p, label, v in bars}
+assert got.keys() == want.keys() and all(abs(got[k] - want[k]) <= 1e-9 for k in want), (got, want)
+print("render: two records: compare's answer and 12 ratios as planted, no verdict per record")
+PY
+"$python" "$here/check_layout.py" "$work/ab.html" --min-charts 6 --chromium "$chromium"
+
 png=${FB_RENDER_PNG:-$work/report.png}
 # 6 data sets x 4 charts (write, read, speed-up, size vs speed) + 2 parameters x 4 facets x 2 phases
 "$python" "$here/check_layout.py" "$work/report.html" --svg-dir "$work/svg" --png "$png" --min-charts 40 \
   --chromium "$chromium"
-# 6 data sets x (3 + 5 scatters) + count: 4 facets x 4 parts x 2 + level: 12 facets x 2
-"$python" "$here/check_layout.py" "$work/runs.html" --min-charts 104 --chromium "$chromium"
+# 6 data sets x (ratios + 3 + 5 scatters) + count: 4 facets x 4 parts x 2 + level: 12 facets x 2
+"$python" "$here/check_layout.py" "$work/runs.html" --min-charts 110 --chromium "$chromium"
 # write, read, size vs speed (no baseline: no speed-up) + 2 latency CDFs
 "$python" "$here/check_layout.py" "$work/patterns.html" --min-charts 5 --chromium "$chromium"
 "$python" - "$png" <<'PY'

@@ -2,7 +2,10 @@
 // two synthetic records (a count sweep, a swept numeric option, a baseline,
 // awkward labels) checked by check_report.py with python3's XML parser
 // against the JSON records it was made from; the order of the page (the
-// charts first, the tables after them).
+// answer under the title, the time against count first among the charts,
+// the tables after them); a workload's recommendation as the answer;
+// compare's ratios, not a verdict per record, for two records; latency
+// CDFs as lines with markers at p50 and p99 only.
 #include "report/html.hpp"
 #include "report/svg.hpp"
 #include "results/json.hpp"
@@ -113,9 +116,13 @@ TEST(HtmlReport, ParsesAsXmlAndMatchesTheRecords) {
     fs::remove_all(dir);
 }
 
-// The page leads with the answer: links, then per data set its heading and
-// its charts; the sweeps; then the tables and the context.
-TEST(HtmlReport, LeadsWithTheChartsAndEndsWithTheTables) {
+// The page leads with the answer: under the title the verdict of each data
+// set, then links, then the time against count (the charts of a count
+// sweep's answer), then per data set its heading and its charts; the other
+// sweeps; then the tables and the context. Failing, a reader of a scaling
+// study would scroll past every data set's bars to find how time grows
+// with the count, or past the charts to find the verdict.
+TEST(HtmlReport, LeadsWithTheAnswerThenTheTimeAgainstCount) {
     const html_report r = render_html_report({{"one.json", sample_record(1.0, "h")}}, "");
     const std::string& h = r.html;
     auto at = [&](const std::string& s) {
@@ -127,7 +134,27 @@ TEST(HtmlReport, LeadsWithTheChartsAndEndsWithTheTables) {
                       last_figure = h.rfind("</figure>");
     EXPECT_LT(first_figure, first_table);
     EXPECT_LT(last_figure, first_table) << "every chart before the first table";
-    const std::size_t link = at("<a href=\"#dataset-f64-uniform-1e3\">"),
+    // Under the title, the answer: each data set's verdict under its name
+    // (two data sets). The first sentence of 1e5 by hand: raw writes in
+    // 1e-3 s x (1 + 0.001 i), i = 0..6, median 1.003 ms, interval (order
+    // statistics of 7) [1.000, 1.006] ms; the next, the awkward label, in
+    // 3x that: 3.009 / 1.003 = 3.00x [3.000 / 1.006, 3.018 / 1.000] =
+    // [2.98, 3.02].
+    const std::size_t title = at("</h1>\n"), answer = at("<div class=\"answer\" id=\"answer\">"),
+                      answer_1e3 =
+                          at("<h3>Data set <a href=\"#dataset-f64-uniform-1e3\">f64-uniform-1e3</a></h3>"),
+                      answer_1e5 =
+                          at("<h3>Data set <a href=\"#dataset-f64-uniform-1e5\">f64-uniform-1e5</a></h3>"),
+                      verdict_1e5 =
+                          at("<p class=\"verdict\">write: raw is fastest, 1.00 ms, and is the baseline; "
+                             "3.00x [2.98, 3.02] faster than the next, a&lt;b &amp; &quot;c&quot; "
+                             "&#39;d&#39; (significant).</p>");
+    EXPECT_EQ(answer, title + 6) << "the answer right under the title";
+    EXPECT_LT(answer_1e3, answer_1e5);
+    EXPECT_LT(answer_1e5, verdict_1e5);
+    const std::size_t nav = at("<nav"), count_head = at("<h2 id=\"sweeps-count\">Time against count</h2>"),
+                      count_chart = at("data-chart=\"sweep-count-write\""),
+                      link = h.find("<a href=\"#dataset-f64-uniform-1e3\">", nav),
                       head_1e3 = at("<h2 id=\"dataset-f64-uniform-1e3\">Data set f64-uniform-1e3</h2>"),
                       chart_1e3 = at("data-chart=\"throughput-write-f64-uniform-1e3\""),
                       head_1e5 = at("<h2 id=\"dataset-f64-uniform-1e5\">Data set f64-uniform-1e5</h2>"),
@@ -135,10 +162,18 @@ TEST(HtmlReport, LeadsWithTheChartsAndEndsWithTheTables) {
                       sweeps = at("<h2 id=\"sweeps\">"), tables = at("<h2 id=\"summary\">"),
                       table_1e3 = at("<p id=\"tables-f64-uniform-1e3\">"),
                       context = at("<h2 id=\"context\">");
-    EXPECT_LT(link, first_figure);
+    EXPECT_LT(verdict_1e5, nav);
+    EXPECT_LT(link, count_head);
     EXPECT_LT(at("<a href=\"#summary\">"), first_figure);
-    EXPECT_LT(head_1e3, first_figure);
-    EXPECT_EQ(first_figure, h.rfind("<figure", chart_1e3)) << "the first chart is the 1e3 write throughput";
+    EXPECT_LT(at("<a href=\"#sweeps-count\">"), first_figure);
+    EXPECT_LT(count_head, first_figure);
+    EXPECT_EQ(first_figure, h.rfind("<figure", count_chart)) << "the first chart is the write time vs count";
+    EXPECT_LT(first_figure, head_1e3);
+    EXPECT_LT(h.rfind("class=\"verdict\""), nav) << "no verdict repeated in the data sets' sections";
+    EXPECT_EQ(h.find("sweep-option level"), std::string::npos);
+    EXPECT_LT(h.find("data-parameter=\"count\""), head_1e3);
+    EXPECT_GT(h.find("data-parameter=\"option level\""), head_1e5) << "the other sweeps after the data sets";
+    EXPECT_LT(head_1e3, chart_1e3);
     EXPECT_LT(chart_1e3, head_1e5);
     EXPECT_LT(head_1e5, chart_1e5);
     EXPECT_LT(chart_1e5, sweeps);
@@ -150,7 +185,7 @@ TEST(HtmlReport, LeadsWithTheChartsAndEndsWithTheTables) {
     // From the data set to its table and back.
     EXPECT_LT(h.find("<a href=\"#tables-f64-uniform-1e3\">"), chart_1e3);
     EXPECT_GT(h.find("<a href=\"#dataset-f64-uniform-1e3\">charts</a>"), tables);
-    EXPECT_NE(h.find("p.verdict {"), std::string::npos) << "the verdict's style";
+    EXPECT_NE(h.find("p.verdict, p.comparison {"), std::string::npos) << "the verdict's style";
 }
 
 TEST(HtmlReport, SingleRecordWithAFailedCase) {
@@ -162,9 +197,10 @@ TEST(HtmlReport, SingleRecordWithAFailedCase) {
     const html_report r = render_html_report({{"one.json", a}}, "My <title>");
     EXPECT_NE(r.html.find("<title>My &lt;title&gt;</title>"), std::string::npos);
     EXPECT_NE(r.html.find("signal 11 &lt;SEGV&gt;"), std::string::npos);
-    // Said in its data set's section, before the charts.
+    // Said in its data set's section, before its charts.
     EXPECT_LT(r.html.find("<h2 id=\"dataset-f64-uniform-1e3\">"), r.html.find("signal 11 &lt;SEGV&gt;"));
-    EXPECT_LT(r.html.find("signal 11 &lt;SEGV&gt;"), r.html.find("<figure"));
+    EXPECT_LT(r.html.find("signal 11 &lt;SEGV&gt;"),
+              r.html.find("data-chart=\"throughput-write-f64-uniform-1e3\""));
     const fs::path dir = fs::temp_directory_path() / ("fb-html-test1-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     write_text(dir / "one.json", to_json(a).dump());
@@ -219,6 +255,7 @@ study_result latency_record() {
             l.ops = 100;
             for (int i = 0; i <= 100; ++i)
                 l.cdf_ns.push_back(1000.0 * (k + 1) * (1 + i));
+            l.p50_ns = l.cdf_ns[50];
             l.p99_ns = l.cdf_ns[99];
             l.mean_ns = 5000;
             r.read.latency = l;
@@ -244,8 +281,135 @@ TEST(HtmlReport, LatencyCdfChartHasALinePerPatternedCase) {
     EXPECT_EQ(count(it->second, "<polyline class=\"line\""), 2u) << it->second; // raw and zlib, not mmap
     EXPECT_NE(it->second.find("log scale"), std::string::npos);
     EXPECT_NE(it->second.find("data-lines=\"2\""), std::string::npos);
+    // Lines through the 101 percentiles, a marker only at p50 and p99: raw's
+    // percentile i is at 1000 (1 + i) ns, so its p50 at 51 µs, its p99 at
+    // 100 µs; zlib's at twice that. Failing, the chart would be the
+    // caterpillars of a marker per percentile again.
+    EXPECT_EQ(count(it->second, "class=\"point\""), 4u);
+    for (const char* marker :
+         {"class=\"point\" data-series=\"raw\" data-label=\"p50\" data-x=\"5.1e-05\" data-y=\"50\"",
+          "class=\"point\" data-series=\"raw\" data-label=\"p99\" data-x=\"0.0001\" data-y=\"99\"",
+          "class=\"point\" data-series=\"zlib\" data-label=\"p50\" data-x=\"0.000102\" data-y=\"50\"",
+          "class=\"point\" data-series=\"zlib\" data-label=\"p99\" data-x=\"0.0002\" data-y=\"99\""})
+        EXPECT_NE(it->second.find(marker), std::string::npos) << marker << "\n" << it->second;
+    const std::size_t xs = it->second.find("data-xs=\"1e-06 2e-06 3e-06 ");
+    ASSERT_NE(xs, std::string::npos) << "raw's line from its percentile 0";
+    const std::string raw_xs = it->second.substr(xs + 9, it->second.find('"', xs + 9) - xs - 9);
+    EXPECT_EQ(count(" " + raw_xs, " "), 101u) << raw_xs;
     // A record without latency (schema 3 style) has no CDF chart.
     const html_report plain = render_html_report({{"one.json", sample_record(1.0, "h")}}, "");
     for (const auto& c : plain.charts)
         EXPECT_FALSE(c.first.starts_with("latency-cdf-")) << c.first;
+}
+
+namespace {
+
+// raw, npy and mmap, each written once and read whole and as random blocks
+// (the same write: pooled), with the study's workload: 1 write, 100 random
+// reads. Times (every repetition alike):  write   whole read  random read
+//                                   raw    10 ms    5 ms         2 ms
+//                                   npy    11 ms    5 ms         1 ms
+//                                   mmap   50 ms    5 ms       1.5 ms
+study_result workload_record() {
+    std::vector<case_result> cases;
+    const struct {
+        const char* label;
+        double write_s, random_s;
+        std::uint64_t file_bytes;
+    } formats[] = {
+        {"raw", 0.010, 0.002, 8000000}, {"npy", 0.011, 0.001, 8000128}, {"mmap", 0.050, 0.0015, 8000000}};
+    for (const auto& f : formats)
+        for (const access_mode a : {access_mode::whole, access_mode::random}) {
+            case_result c =
+                make_case("d", f.label, f.write_s, a == access_mode::whole ? 0.005 : f.random_s, 5);
+            for (repetition& r : c.samples) {
+                r.write.wall_s = f.write_s;
+                r.read.wall_s = a == access_mode::whole ? 0.005 : f.random_s;
+            }
+            c.spec.params.access = a;
+            c.spec.key += a == access_mode::whole ? ",access=whole" : ",access=random";
+            c.file_bytes = f.file_bytes;
+            cases.push_back(std::move(c));
+        }
+    study_result r = make_result(cases);
+    r.spec.workload.given = true;
+    r.spec.workload.write.weight = 1;
+    workload_phase reads;
+    reads.weight = 100;
+    reads.params.access = access_mode::random;
+    reads.keys = {"access"};
+    r.spec.workload.reads = {reads};
+    summarize_study(r);
+    return r;
+}
+
+} // namespace
+
+// A study that states its workload: the recommendation is the first thing
+// under the title, the verdict's sentences behind it in the data set's
+// section. Expected by hand: raw 10 + 100 x 2 = 210 ms, npy 11 + 100 x 1 =
+// 111 ms, mmap 50 + 100 x 1.5 = 200 ms: pick npy; the runner-up mmap takes
+// 200 / 111 = 1.80x as long (5 repetitions: too few for an interval).
+// Failing, a user with a workload would find the verdict's rankings first,
+// or no pick at all.
+TEST(HtmlReport, LeadsWithTheWorkloadsRecommendation) {
+    const study_result a = workload_record();
+    const html_report r = render_html_report({{"mix.json", a}}, "");
+    const std::string& h = r.html;
+    const std::string want =
+        "</h1>\n<div class=\"answer\" id=\"answer\">\n<p class=\"recommendation\">workload (1 write, 100 "
+        "reads "
+        "[random]): pick npy, 111 ms expected for the mix, file 8.00 MB; the runner-up, mmap, takes 1.80x as "
+        "long (too few samples for an interval).</p>\n";
+    EXPECT_NE(h.find(want), std::string::npos) << h.substr(0, h.find("<nav"));
+    // One data set: no heading of its own in the answer; the rankings in
+    // the data set's section, before its charts.
+    EXPECT_EQ(h.find("<h3>Data set"), std::string::npos);
+    const std::size_t ranking = h.find("<p class=\"verdict\">read [random]: npy is fastest, 1.00 ms");
+    EXPECT_GT(ranking, h.find("<h2 id=\"dataset-d\">"));
+    EXPECT_LT(ranking, h.find("<figure"));
+    EXPECT_EQ(count(h, "workload ("), 1u) << "the recommendation once";
+    const fs::path dir = fs::temp_directory_path() / ("fb-html-test3-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    write_text(dir / "mix.json", to_json(a).dump());
+    write_text(dir / "report.html", h);
+    const std::string cmd = std::string(FB_PYTHON) + " " + FB_CHECK_REPORT + " " +
+                            (dir / "report.html").string() + " " + (dir / "mix.json").string();
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    fs::remove_all(dir);
+}
+
+// Two records of one study: the answer is compare's (each case's ratio with
+// its interval, the geometric mean, the RESULT line), never a verdict per
+// record. b is a with every time x 1.3, so every ratio is 1.3 and the
+// geometric mean over the 8 cases +30.0%. Failing, a reader would see two
+// verdicts ("raw is fastest ..." twice with other figures) and no ratio.
+TEST(HtmlReport, SeveralRecordsShowCompareNotVerdicts) {
+    const html_report r = render_html_report(
+        {{"a.json", sample_record(1.0, "machine-a")}, {"b.json", sample_record(1.3, "machine-b")}}, "");
+    const std::string& h = r.html;
+    EXPECT_EQ(h.find("class=\"verdict\""), std::string::npos);
+    EXPECT_EQ(h.find("is fastest"), std::string::npos);
+    const std::size_t answer = h.find("<div class=\"answer\" id=\"answer\">\n<h3>b.json against a.json (<a "
+                                      "href=\"#compare-2\">table</a>)</h3>\n"),
+                      mean = h.find(
+                          "<p class=\"comparison\">geometric mean of ratios (new/base) over 8 comparable "
+                          "case(s): write 1.300 (+30.0%), read 1.300 (+30.0%)</p>"),
+                      result = h.find("<p class=\"comparison\">RESULT: "), nav = h.find("<nav");
+    EXPECT_NE(answer, std::string::npos) << h.substr(0, nav);
+    EXPECT_LT(answer, mean);
+    EXPECT_LT(mean, result);
+    EXPECT_LT(result, nav);
+    // Per data set the ratios, its first chart: 4 formats, write and read.
+    for (const char* d : {"f64-uniform-1e3", "f64-uniform-1e5"}) {
+        const auto it = std::find_if(r.charts.begin(), r.charts.end(),
+                                     [&](const auto& c) { return c.first == std::string("ratio-") + d; });
+        ASSERT_NE(it, r.charts.end()) << d;
+        EXPECT_EQ(count(it->second, "class=\"bar\""), 8u);
+        EXPECT_EQ(count(it->second, "data-value=\"1.3\""), 8u) << it->second;
+        EXPECT_LT(h.find(std::string("data-chart=\"ratio-") + d + "\""),
+                  h.find(std::string("data-chart=\"throughput-write-") + d + "\""));
+    }
+    // compare's table among the tables, after every chart.
+    EXPECT_GT(h.find("<h3 id=\"compare-2\">b.json against a.json</h3>"), h.rfind("</figure>"));
 }

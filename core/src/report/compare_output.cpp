@@ -5,6 +5,7 @@
 #include "base/text.hpp"
 
 #include "base/error.hpp"
+#include "report/table.hpp"
 #include "report/units.hpp"
 #include "results/figures.hpp"
 
@@ -211,7 +212,90 @@ std::vector<std::string> row(const case_comparison& k) {
             verdict(k)};
 }
 
-std::vector<std::string> summary_lines(const comparison& c) {
+void write_table(const comparison& c, std::ostream& out) {
+    out << fmt::format("compare: base {} -> new {} (alpha {:g}, threshold {})\n\n",
+                       escape_line(c.base_source), escape_line(c.new_source), c.options.alpha,
+                       threshold_text(c.options));
+    const detail::results_table t = comparison_table(c);
+    std::vector<std::vector<std::string>> rows = {t.header};
+    // Labels, options and errors come from the records: escaped, so no
+    // escape sequence reaches the terminal and no newline forges a row.
+    for (const auto& r : t.rows) {
+        rows.push_back(r);
+        for (std::string& cell : rows.back())
+            cell = escape_line(cell);
+    }
+    // Display width: count UTF-8 lead bytes only (µs, ±).
+    auto width = [](const std::string& s) {
+        std::size_t w = 0;
+        for (unsigned char ch : s)
+            w += (ch & 0xC0) != 0x80;
+        return w;
+    };
+    std::vector<std::size_t> widths(rows.front().size(), 0);
+    for (const auto& r : rows)
+        for (std::size_t i = 0; i + 1 < r.size(); ++i)
+            widths[i] = std::max(widths[i], width(r[i]));
+    for (const auto& r : rows) {
+        std::string line;
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            const std::size_t pad = i + 1 < r.size() ? widths[i] - width(r[i]) : 0;
+            line += t.numeric[i] ? std::string(pad, ' ') + r[i] : r[i] + std::string(pad, ' ');
+            if (i + 1 < r.size()) line += "  ";
+        }
+        out << line << '\n';
+    }
+    out << '\n';
+    for (const std::string& l : comparison_lines(c))
+        out << escape_line(l) << '\n';
+    for (const std::string& l : comparison_legend(c))
+        out << l << '\n';
+}
+
+std::string md_cell(const std::string& s) {
+    return markdown_text(s);
+}
+
+void write_markdown(const comparison& c, std::ostream& out) {
+    out << fmt::format("# formatbench compare\n\nBase {}, new {}; alpha {:g}, threshold {}.\n\n",
+                       md_cell(c.base_source), md_cell(c.new_source), c.options.alpha,
+                       threshold_text(c.options));
+    const detail::results_table t = comparison_table(c);
+    std::string line = "|", align = "|";
+    for (std::size_t i = 0; i < t.header.size(); ++i) {
+        line += fmt::format(" {} |", t.header[i]);
+        align += t.numeric[i] ? " --: |" : " :-- |";
+    }
+    out << line << '\n' << align << '\n';
+    for (const auto& r : t.rows) {
+        std::string l = "|";
+        for (const std::string& cell : r)
+            l += fmt::format(" {} |", md_cell(cell));
+        out << l << '\n';
+    }
+    out << '\n';
+    for (const std::string& l : comparison_lines(c))
+        out << "- " << md_cell(l) << '\n';
+    for (const std::string& l : comparison_legend(c))
+        out << "- " << l << '\n';
+}
+
+} // namespace
+
+detail::results_table comparison_table(const comparison& c) {
+    detail::results_table t;
+    const bool p99 = with_p99(c);
+    t.header = header(p99);
+    // The data set, the format and the verdict are text, the rest numbers.
+    for (std::size_t i = 0; i < t.header.size(); ++i)
+        t.numeric.push_back(i >= 2 && i + 1 < t.header.size());
+    for (const case_comparison& k : c.cases)
+        t.rows.push_back(row(k, p99));
+    t.key_columns = 2;
+    return t;
+}
+
+std::vector<std::string> comparison_lines(const comparison& c, bool each_unmatched) {
     std::vector<std::string> lines;
     lines.push_back(
         fmt::format("geometric mean of ratios (new/base) over {} comparable case(s): write {} ({}), "
@@ -241,12 +325,17 @@ std::vector<std::string> summary_lines(const comparison& c) {
             "warning: {} case(s) have fewer than {} repetitions on a side: their p-values "
             "are unreliable (few possible rank orders); use repeat: {} or more",
             c.unreliable_count(), c.options.reliable_repetitions, c.options.reliable_repetitions));
-    for (const unmatched_case& u : c.only_base)
-        lines.push_back(
-            fmt::format("only in base: {} / {} ({}) key {}", u.dataset, u.label, to_string(u.status), u.key));
-    for (const unmatched_case& u : c.only_new)
-        lines.push_back(
-            fmt::format("only in new: {} / {} ({}) key {}", u.dataset, u.label, to_string(u.status), u.key));
+    if (each_unmatched) {
+        for (const unmatched_case& u : c.only_base)
+            lines.push_back(fmt::format("only in base: {} / {} ({}) key {}", u.dataset, u.label,
+                                        to_string(u.status), u.key));
+        for (const unmatched_case& u : c.only_new)
+            lines.push_back(fmt::format("only in new: {} / {} ({}) key {}", u.dataset, u.label,
+                                        to_string(u.status), u.key));
+    } else if (!c.only_base.empty() || !c.only_new.empty()) {
+        lines.push_back(fmt::format("unmatched: {} case(s) only in base, {} only in new", c.only_base.size(),
+                                    c.only_new.size()));
+    }
     if (c.cases.empty()) lines.emplace_back("no case matched: the records are of different studies?");
     if (c.gate_fails())
         lines.emplace_back("RESULT: significantly slower beyond the threshold (exit status 1)");
@@ -257,81 +346,22 @@ std::vector<std::string> summary_lines(const comparison& c) {
     return lines;
 }
 
-void write_table(const comparison& c, std::ostream& out) {
-    out << fmt::format("compare: base {} -> new {} (alpha {:g}, threshold {})\n\n",
-                       escape_line(c.base_source), escape_line(c.new_source), c.options.alpha,
-                       threshold_text(c.options));
-    const bool p99 = with_p99(c);
-    std::vector<std::vector<std::string>> rows = {header(p99)};
-    // Labels, options and errors come from the records: escaped, so no
-    // escape sequence reaches the terminal and no newline forges a row.
-    for (const case_comparison& k : c.cases) {
-        rows.push_back(row(k, p99));
-        for (std::string& cell : rows.back())
-            cell = escape_line(cell);
-    }
-    // Display width: count UTF-8 lead bytes only (µs, ±).
-    auto width = [](const std::string& s) {
-        std::size_t w = 0;
-        for (unsigned char ch : s)
-            w += (ch & 0xC0) != 0x80;
-        return w;
-    };
-    std::vector<std::size_t> widths(rows.front().size(), 0);
-    for (const auto& r : rows)
-        for (std::size_t i = 0; i + 1 < r.size(); ++i)
-            widths[i] = std::max(widths[i], width(r[i]));
-    for (const auto& r : rows) {
-        std::string line;
-        for (std::size_t i = 0; i < r.size(); ++i) {
-            const std::size_t pad = i + 1 < r.size() ? widths[i] - width(r[i]) : 0;
-            const bool left = i < 2 || i + 1 == r.size();
-            line += left ? r[i] + std::string(pad, ' ') : std::string(pad, ' ') + r[i];
-            if (i + 1 < r.size()) line += "  ";
-        }
-        out << line << '\n';
-    }
-    out << '\n';
-    for (const std::string& l : summary_lines(c))
-        out << escape_line(l) << '\n';
-    out << "ratio = new median / base median (above 1: slower); change [interval: the quotient of the two "
-           "medians' 95% intervals]; p: "
-           "two-sided Mann-Whitney U over the samples each median rests on\n";
-    if (p99) out << p99_note << '\n';
+std::vector<std::string> comparison_legend(const comparison& c) {
+    std::vector<std::string> lines = {
+        "ratio = new median / base median (above 1: slower); change [interval: the quotient of the two "
+        "medians' 95% intervals]; p: two-sided Mann-Whitney U over the samples each median rests on"};
+    if (with_p99(c)) lines.emplace_back(p99_note);
+    return lines;
 }
 
-std::string md_cell(const std::string& s) {
-    return markdown_text(s);
+std::vector<std::string> comparison_changes(const comparison& c) {
+    std::vector<std::string> lines;
+    for (const case_comparison& k : c.cases)
+        if (k.comparable && (k.write.slower || k.write.faster || k.read.slower || k.read.faster))
+            lines.push_back(fmt::format("{} / {}: {}; write {}, read {}", k.dataset, k.label, verdict(k),
+                                        change_with_interval(k.write), change_with_interval(k.read)));
+    return lines;
 }
-
-void write_markdown(const comparison& c, std::ostream& out) {
-    out << fmt::format("# formatbench compare\n\nBase {}, new {}; alpha {:g}, threshold {}.\n\n",
-                       md_cell(c.base_source), md_cell(c.new_source), c.options.alpha,
-                       threshold_text(c.options));
-    const bool p99 = with_p99(c);
-    const auto h = header(p99);
-    std::string line = "|", align = "|";
-    for (std::size_t i = 0; i < h.size(); ++i) {
-        line += fmt::format(" {} |", h[i]);
-        align += (i < 2 || i + 1 == h.size()) ? " :-- |" : " --: |";
-    }
-    out << line << '\n' << align << '\n';
-    for (const case_comparison& k : c.cases) {
-        std::string l = "|";
-        for (const std::string& cell : row(k, p99))
-            l += fmt::format(" {} |", md_cell(cell));
-        out << l << '\n';
-    }
-    out << '\n';
-    for (const std::string& l : summary_lines(c))
-        out << "- " << md_cell(l) << '\n';
-    out << "- ratio = new median / base median (above 1: slower); change [interval: the quotient of the two "
-           "medians' 95% intervals]; p: "
-           "two-sided Mann-Whitney U over the samples each median rests on\n";
-    if (p99) out << "- " << p99_note << '\n';
-}
-
-} // namespace
 
 void write_comparison(const comparison& c, std::string_view format, std::ostream& out) {
     if (format == "table")

@@ -15,26 +15,41 @@
 //  - sweeps (sweeps.hpp): one line of median time against a numeric
 //    parameter per family of cases that differ only in it, drawn as small
 //    multiples: one chart per facet and phase, the facets of a parameter
-//    on shared axes.
-// The page leads with the answer: a line of links, then per data set its
-// heading, its verdict (a sentence per line, report/verdict.hpp) and its
-// charts; then the sweeps and the MPI scaling charts; the full tables (the
-// console's summary, plugin metrics, cost model) and each record's context
-// come last, linked from the top and from each data set.
+//    on shared axes;
+//  - read latency CDFs (access patterns): a line per case through its
+//    percentiles, markers at p50 and p99 only;
+//  - several records: compare's ratios (results/compare.hpp), each record
+//    against the first.
+// The page leads with the answer, right under the title: for one record,
+// per data set the workload's recommendation (report/recommend.hpp) or,
+// without a workload, the verdict's sentences (report/verdict.hpp), the
+// text the terminal prints; for several records, each against the first
+// as `compare` says it (report/compare_output.hpp), never a verdict per
+// record. Then a line of links; then the charts that carry the answer: the
+// time-against-count sweep first when there is one, then per data set its
+// heading, its verdict sentences (with a workload; the records' ratio chart
+// with several records) and its charts; then the other sweeps and the MPI
+// scaling charts; the full tables (the console's summary, plugin metrics,
+// cost model, compare's table) and each record's context come last, linked
+// from the top and from each data set.
 // Charts are laid out side by side in rows (two on a 1200 px page) and
 // scale down to narrower pages; the print style sheet keeps each chart on
 // one page and the text black on white.
 // Output is XHTML-compatible (every element closed, text escaped), so an XML
 // parser reads it; the tests do exactly that.
 #include "report/html.hpp"
+#include "report/compare_output.hpp"
 #include "report/rank_scaling.hpp"
+#include "report/recommend.hpp"
 #include "report/verdict.hpp"
 
 #include "report/svg.hpp"
 #include "report/sweeps.hpp"
 #include "report/table.hpp"
 #include "report/units.hpp"
+#include "results/compare.hpp"
 #include "results/stats.hpp"
+#include "results/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -63,7 +78,12 @@ figure { margin: 0; max-width: 100%; } figcaption { font-size: 0.85em; color: #5
 svg.chart { display: block; max-width: 100%; height: auto; }
 .note { font-size: 0.85em; color: #555; } .bad { color: #a00; }
 nav.toc { font-size: 0.9em; } nav.toc a { margin-right: 0.8em; white-space: nowrap; }
-p.verdict { margin: 0.3em 0; padding: 0.25em 0.7em; border-left: 4px solid #0072B2; background: #f2f7fb; max-width: 60em; }
+p.verdict, p.comparison { margin: 0.3em 0; padding: 0.25em 0.7em; border-left: 4px solid #0072B2; background: #f2f7fb; max-width: 60em; }
+p.recommendation { margin: 0.3em 0; padding: 0.4em 0.8em; border-left: 6px solid #009E73; background: #eef8f3; max-width: 60em; font-size: 1.1em; }
+div.answer { margin: 0.5em 0 1em; } div.answer h3 { font-size: 1em; margin: 0.8em 0 0.2em; }
+div.answer-sets { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(28em, 100%), 1fr)); gap: 0 1.5em; }
+div.answer-sets p.verdict, div.answer-sets p.recommendation { font-size: 0.9em; margin: 0.15em 0; padding: 0.1em 0.6em; }
+ul.changes { font-size: 0.9em; max-width: 60em; margin: 0.3em 0; }
 p.tables-link { font-size: 0.85em; margin: 0 0 0.5em; }
 ul.legend-text { font-size: 0.85em; color: #444; }
 @media print {
@@ -73,7 +93,7 @@ ul.legend-text { font-size: 0.85em; color: #444; }
   figure, tr, dl.context { break-inside: avoid; page-break-inside: avoid; }
   .charts { gap: 0.8em 16px; }
   .note, figcaption, ul.legend-text { color: #000; }
-  p.verdict { background: #fff; break-inside: avoid; page-break-inside: avoid; }
+  p.verdict, p.comparison, p.recommendation { background: #fff; break-inside: avoid; page-break-inside: avoid; }
   th { background: #fff; }
   .table-box { overflow: visible; }
   table { font-size: 7pt; } th, td { padding: 0.1em 0.3em; }
@@ -197,6 +217,13 @@ public:
         for (const entry& e : entries_)
             if (std::find(datasets_.begin(), datasets_.end(), e.c->spec.dataset.name) == datasets_.end())
                 datasets_.push_back(e.c->spec.dataset.name);
+        // Several records: each against the first, as `compare` computes it.
+        for (std::size_t f = 1; f < inputs.size(); ++f) {
+            comparison c = compare_results(inputs[0].result, inputs[f].result, compare_options{});
+            c.base_source = inputs[0].name;
+            c.new_source = inputs[f].name;
+            comparisons_.push_back(std::move(c));
+        }
     }
 
     html_report build(const std::string& title_arg) {
@@ -215,25 +242,35 @@ public:
              "<meta charset=\"utf-8\"/>\n";
         h += fmt::format("<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n", escape(title), style);
         h += fmt::format("<h1>{}</h1>\n", escape(title));
+        name_anchors();
+        answer();
         h += fmt::format("<p class=\"note\">{} record(s). Throughput is {} = {} bytes of payload "
                          "(count &#215; element size) per second at the median time; whiskers span the "
                          "throughputs of the individual repetitions (min..max). Charts with a wide range use "
                          "log axes (marked on the axis).</p>\n",
                          inputs_.size(), detail::rate_unit_name(units_),
                          units_ == rate_unit::iec ? "2<sup>20</sup>" : "10<sup>6</sup>");
-        name_anchors();
-        const std::vector<sweep> found = find_sweeps_of_entries();
+        // The time-against-count sweep carries a count sweep's answer: it
+        // comes first, the other sweeps after the data sets.
+        std::vector<sweep> by_count, other_sweeps;
+        for (sweep& sw : find_sweeps_of_entries())
+            (sw.parameter == "count" ? by_count : other_sweeps).push_back(std::move(sw));
         const std::vector<rank_chart> ranks = find_rank_charts();
-        contents(!found.empty(), !ranks.empty());
+        contents(!by_count.empty(), !other_sweeps.empty(), !ranks.empty());
+        sweeps(by_count, "sweeps-count", "Time against count", false);
         for (const std::string& d : datasets_)
             dataset_section(d);
-        sweeps(found);
+        sweeps(other_sweeps, "sweeps", "Sweeps", true);
         rank_scaling(ranks);
-        h += "<h2 id=\"summary\">Tables</h2>\n<p class=\"note\">The figures behind the charts: each "
-             "record's results table per data set (the console's), the plugins' own figures and the "
-             "cost model.</p>\n";
+        h += fmt::format("<h2 id=\"summary\">Tables</h2>\n<p class=\"note\">The figures behind the charts: "
+                         "each record's results table per data set (the console's), the plugins' own figures "
+                         "and the cost model{}.</p>\n",
+                         several() ? ", then each record against the first as `formatbench compare` shows it"
+                                   : "");
         for (std::size_t f = 0; f < inputs_.size(); ++f)
             summary(f);
+        for (std::size_t k = 0; k < comparisons_.size(); ++k)
+            comparison_tables(k);
         h += "<h2 id=\"context\">Context</h2>\n";
         for (const auto& in : inputs_)
             h += context_block(in);
@@ -251,6 +288,7 @@ private:
     std::map<std::string, std::string> dataset_anchor_;                       // data set -> id of its section
     std::map<std::pair<std::size_t, std::string>, std::string> table_anchor_; // (record, data set) -> id
     std::vector<sweep_case> sweep_cases_;
+    std::vector<comparison> comparisons_; // record k + 1 against record 0
 
     bool several() const { return inputs_.size() > 1; }
 
@@ -266,11 +304,13 @@ private:
                                         : "tables-" + g.dataset->name);
     }
 
-    // A line of links at the top: each data set's charts, the sweeps, the
-    // scaling over ranks, then the tables and the context at the end.
-    void contents(bool with_sweeps, bool with_ranks) {
+    // A line of links under the answer: the time against count, each data
+    // set's charts, the sweeps, the scaling over ranks, then the tables and
+    // the context at the end.
+    void contents(bool with_count, bool with_sweeps, bool with_ranks) {
         std::string& h = out_.html;
         h += "<nav class=\"toc\"><p>";
+        if (with_count) h += "<a href=\"#sweeps-count\">Time against count</a> ";
         for (const std::string& d : datasets_)
             h += fmt::format("<a href=\"#{}\">Data set {}</a> ", escape(dataset_anchor_.at(d)), escape(d));
         if (with_sweeps) h += "<a href=\"#sweeps\">Sweeps</a> ";
@@ -278,15 +318,94 @@ private:
         h += "<a href=\"#summary\">Tables</a> <a href=\"#context\">Context</a></p></nav>\n";
     }
 
-    // The data set's answer in words, above its charts: a <p class="verdict">
-    // per sentence (fastest to write and to read, by how much against the
-    // baseline and the runner-up, with its 95% interval and significance),
-    // each led by the record's name when there are several.
-    void verdict_paragraph(const study_result& r, const dataset_group& g, const std::string& record) {
-        const std::vector<std::string> lines = detail::verdict_lines(r, g);
+    void paragraphs(const std::vector<std::string>& lines, const char* cls) {
         for (const std::string& l : lines)
-            out_.html += "<p class=\"verdict\">" + (record.empty() ? "" : "<b>" + escape(record) + "</b>: ") +
-                         escape(l) + "</p>\n";
+            out_.html += fmt::format("<p class=\"{}\">{}</p>\n", cls, escape(l));
+    }
+
+    // The answer, first under the title. One record: per data set (named
+    // when there are several) the workload's recommendation when the study
+    // states one (<p class="recommendation">), else the verdict's sentences
+    // (<p class="verdict">: per group of like work the fastest, by how much
+    // against the baseline and the next with its 95% interval and
+    // significance, the trade-off of size against time), then what the
+    // machine's load did to the figures; the terminal prints the same text.
+    // Several records: each against the first (compare_answer).
+    void answer() {
+        std::string& h = out_.html;
+        h += "<div class=\"answer\" id=\"answer\">\n";
+        if (several()) {
+            for (std::size_t k = 0; k < comparisons_.size(); ++k)
+                compare_answer(k);
+            h += "</div>\n";
+            return;
+        }
+        const study_result& r = inputs_.front().result;
+        const std::vector<dataset_group> groups = group_by_dataset(r.cases);
+        const bool workload = r.spec.workload.given;
+        // Several data sets: side by side where the page is wide enough,
+        // so that the charts after them stay near the top.
+        const bool sets = groups.size() > 1;
+        if (sets) h += "<div class=\"answer-sets\">\n";
+        bool any = false;
+        for (const dataset_group& g : groups) {
+            const std::vector<std::string> lines =
+                workload ? detail::recommendation_lines(r, g) : detail::verdict_lines(r, g);
+            if (lines.empty()) continue;
+            any = true;
+            if (sets)
+                h += fmt::format("<div><h3>Data set <a href=\"#{}\">{}</a></h3>\n",
+                                 escape(dataset_anchor_.at(g.dataset->name)), escape(g.dataset->name));
+            paragraphs(lines, workload ? "recommendation" : "verdict");
+            if (sets) h += "</div>\n";
+        }
+        if (sets) h += "</div>\n";
+        if (!any)
+            h += "<p class=\"note\">No verdict: no data set has two formats that ran and keep a file.</p>\n";
+        else if (const auto line = machine_state_line(summarize_machine(r)))
+            h += "<p class=\"note\">" + escape(*line) + "</p>\n";
+        h += "</div>\n";
+    }
+
+    // Record k + 1 against the first, as `formatbench compare FIRST RECORD`
+    // says it (compare_output.hpp): the geometric means of the ratios, the
+    // count of significant slowdowns, the run-to-run spread, the RESULT
+    // line, then each case whose change is called, with its change and 95%
+    // interval; the table follows the charts (#compare-N).
+    void compare_answer(std::size_t k) {
+        const comparison& c = comparisons_[k];
+        std::string& h = out_.html;
+        h += fmt::format("<h3>{} against {} (<a href=\"#{}\">table</a>)</h3>\n", escape(c.new_source),
+                         escape(c.base_source), compare_anchor(k));
+        paragraphs(comparison_lines(c, false), "comparison");
+        const std::vector<std::string> changes = comparison_changes(c);
+        constexpr std::size_t most = 12;
+        if (changes.empty()) return;
+        h += "<ul class=\"changes\">\n";
+        for (std::size_t i = 0; i < changes.size() && i < most; ++i)
+            h += "<li>" + escape(changes[i]) + "</li>\n";
+        if (changes.size() > most)
+            h += fmt::format("<li>and {} more (<a href=\"#{}\">table</a>)</li>\n", changes.size() - most,
+                             compare_anchor(k));
+        h += "</ul>\n";
+    }
+
+    static std::string compare_anchor(std::size_t k) { return fmt::format("compare-{}", k + 2); }
+
+    // Compare's table of record k + 1 against the first, its unmatched
+    // cases and what the columns mean.
+    void comparison_tables(std::size_t k) {
+        const comparison& c = comparisons_[k];
+        std::string& h = out_.html;
+        h += fmt::format("<h3 id=\"{}\">{} against {}</h3>\n", compare_anchor(k), escape(c.new_source),
+                         escape(c.base_source));
+        h += html_table(comparison_table(c));
+        h += "<ul class=\"legend-text\">\n";
+        for (const std::string& l : comparison_lines(c, true))
+            h += "<li>" + escape(l) + "</li>\n";
+        for (const std::string& l : comparison_legend(c))
+            h += "<li>" + escape(l) + "</li>\n";
+        h += "</ul>\n";
     }
 
     // A chart in the current row of charts (open_charts .. close_charts).
@@ -352,14 +471,18 @@ private:
         out_.html += fmt::format(
             "<p>{}</p>\n",
             escape(detail::describe_dataset(es.front()->c->spec.dataset, es.front()->c->payload_bytes)));
-        // Each record's verdict, then the cases that did not end ok (they
-        // have no bar), then links to the record's tables of this data set.
+        // With a workload, the verdict's sentences behind the recommendation
+        // (the answer at the top holds the verdict of a study without one,
+        // and the comparison of several records); then the cases that did
+        // not end ok (they have no bar), then links to the record's tables
+        // of this data set.
         std::string links, failed;
         for (std::size_t f = 0; f < inputs_.size(); ++f)
             for (const dataset_group& g : group_by_dataset(inputs_[f].result.cases)) {
                 if (g.dataset->name != d) continue;
                 const std::string record = several() ? inputs_[f].name : "";
-                verdict_paragraph(inputs_[f].result, g, record);
+                if (!several() && inputs_[f].result.spec.workload.given)
+                    paragraphs(detail::verdict_lines(inputs_[f].result, g, false), "verdict");
                 for (const std::string& l : detail::dataset_table(inputs_[f].result, g, units_).failures)
                     failed += "<li>" + escape(record.empty() ? l : record + ": " + l) + "</li>\n";
                 links += fmt::format("{}<a href=\"#{}\">{}</a>", links.empty() ? "" : ", ",
@@ -372,6 +495,7 @@ private:
         auto row_of = [&](const entry* e) {
             return static_cast<std::size_t>(std::find(rows.begin(), rows.end(), e->row) - rows.begin());
         };
+        ratio_chart(d, rows);
 
         for (const char* phase : {"write", "read"}) {
             const bool is_write = phase[0] == 'w';
@@ -451,11 +575,59 @@ private:
         close_charts();
     }
 
+    // Several records: each case's time ratio against the first record, as
+    // compare computes it (new median / base median per phase, whiskers its
+    // 95% interval), one bar per record after the first and phase, the
+    // first chart of the data set: it carries the comparison the answer
+    // states.
+    void ratio_chart(const std::string& d, const std::vector<std::string>& rows) {
+        if (comparisons_.empty()) return;
+        svg::bar_chart ch;
+        ch.categories = rows;
+        ch.reference = 1;
+        std::vector<double> all;
+        for (std::size_t k = 0; k < comparisons_.size(); ++k)
+            for (const char* phase : {"write", "read"}) {
+                const bool is_write = phase[0] == 'w';
+                svg::bar_series s;
+                s.name = series_name(k + 1, phase);
+                s.values.assign(rows.size(), not_a_number);
+                s.lo.assign(rows.size(), not_a_number);
+                s.hi.assign(rows.size(), not_a_number);
+                bool any = false;
+                for (const case_comparison& c : comparisons_[k].cases) {
+                    if (c.dataset != d || !c.comparable) continue;
+                    const auto at = std::find(rows.begin(), rows.end(), c.label);
+                    if (at == rows.end()) continue;
+                    const std::size_t i = static_cast<std::size_t>(at - rows.begin());
+                    const phase_comparison& p = is_write ? c.write : c.read;
+                    s.values[i] = p.ratio;
+                    s.lo[i] = p.ratio_low;
+                    s.hi[i] = p.ratio_high;
+                    for (double v : {p.ratio, p.ratio_low, p.ratio_high})
+                        all.push_back(v);
+                    any = true;
+                }
+                if (any) ch.series.push_back(std::move(s));
+            }
+        if (ch.series.empty()) return;
+        ch.value = {"time ratio new / base", "", log_if(wide_range(all, 20) && all_positive(all)),
+                    svg::quantity::factor};
+        ch.id = ids_.make("ratio-" + d);
+        ch.title = fmt::format("Time against {}, data set {}", inputs_[0].name, d);
+        ch.subtitle = "median of the record / median of the first record (compare's ratio); whisker: its 95% "
+                      "interval; dashed line: 1 (no change); right of it is slower";
+        ch.data = {{"dataset", d}, {"base", inputs_[0].name}};
+        figure(svg::render(ch), ch.id, "");
+    }
+
     // Read latency CDFs (access patterns): one chart per pattern of the data
     // set, one line per case (and record) that read under it, x the latency
     // on a log axis (ns to µs and ms), y the percentile 0..100 %. A line is
     // the case's CDF, the median over its repetitions point by point
-    // (figures.hpp's latency_medians).
+    // (figures.hpp's latency_medians), drawn without markers but at p50 and
+    // p99 (a marker per percentile would hide the lines' dashes and so the
+    // formats, where lines lie close).
     void latency_cdfs(const std::string& d, const std::vector<const entry*>& es) {
         std::vector<std::string> patterns; // chart order: first seen
         std::map<std::string, std::vector<std::pair<const entry*, latency_figures>>> by_pattern;
@@ -479,16 +651,29 @@ private:
                 s.name = series_name(e->file_index, e->row);
                 s.legend = s.name;
                 s.style = k;
-                const double last = static_cast<double>(l.cdf_ns.size() - 1);
-                for (std::size_t i = 0; i < l.cdf_ns.size(); ++i)
-                    if (l.cdf_ns[i] > 0)
-                        s.points.push_back(
-                            {l.cdf_ns[i] * 1e-9, 100.0 * static_cast<double>(i) / last, e->row, false, {}});
+                const std::size_t last = l.cdf_ns.size() - 1;
+                const auto marked = [&](std::size_t i, int percentile) {
+                    return i == static_cast<std::size_t>(std::lround(percentile / 100.0 * double(last)));
+                };
+                for (std::size_t i = 0; i < l.cdf_ns.size(); ++i) {
+                    if (!(l.cdf_ns[i] > 0)) continue;
+                    svg::xy_point p{
+                        l.cdf_ns[i] * 1e-9, 100.0 * double(i) / double(last), e->row, false, {}, false};
+                    for (const int percentile : {50, 99})
+                        if (marked(i, percentile)) {
+                            p.marked = true;
+                            p.label = fmt::format("p{}", percentile);
+                            p.data = {{"percentile", std::to_string(percentile)}};
+                        }
+                    s.points.push_back(std::move(p));
+                }
                 c.series.push_back(std::move(s));
             }
             c.title = svg::rich_text(fmt::format("Read latency CDF, data set {}: {}", d, pattern));
-            c.subtitle = "per case the percentiles 0..100 of its read operations' latencies (median over "
-                         "the repetitions); left is faster, a long right tail is a slow p99";
+            c.subtitle =
+                "per case the percentiles 0..100 of its read operations' latencies (median over "
+                "the repetitions), a marker at p50 and at p99; left is faster, a long right tail is a "
+                "slow p99";
             c.id = ids_.make(fmt::format("latency-cdf-{}-{}", d, pattern));
             c.data = {{"dataset", d}, {"pattern", pattern}, {"lines", std::to_string(lines.size())}};
             figure(svg::render(c), c.id, "");
@@ -619,18 +804,22 @@ private:
         return find_sweeps(sweep_cases_, names);
     }
 
-    void sweeps(const std::vector<sweep>& found) {
+    // The sweeps under a heading of their own (id, text), each sweep under
+    // a heading "Sweep of ..." when `each_headed`.
+    void sweeps(const std::vector<sweep>& found, const char* id, const char* heading, bool each_headed) {
         if (found.empty()) return;
         out_.html += fmt::format(
-            "<h2 id=\"sweeps\">Sweeps</h2>\n<p class=\"note\">For each swept parameter, the median time "
+            "<h2 id=\"{}\">{}</h2>\n<p class=\"note\">For each swept parameter, the median time "
             "(cost) against the parameter (work): one line per family of cases that differ only in that "
             "parameter, one small chart per combination of the other attributes that vary (write and read "
             "side by side), at most {} lines per chart. The charts of a parameter share their axes and "
             "give each line the same colour and marker.</p>\n",
-            max_lines_per_chart);
+            id, heading, max_lines_per_chart);
         for (const sweep& sw : found) {
-            out_.html += fmt::format("<h3>Sweep of {}{}</h3>\n",
-                                     sw.parameter.starts_with("option ") ? "option " : "", escape(sw.title));
+            if (each_headed)
+                out_.html +=
+                    fmt::format("<h3>Sweep of {}{}</h3>\n",
+                                sw.parameter.starts_with("option ") ? "option " : "", escape(sw.title));
             open_charts();
             std::vector<double> xs, write_ys, read_ys;
             for (const sweep_chart& ch : sw.charts)

@@ -1,13 +1,17 @@
 // The self-contained HTML report (`formatbench report`): one XHTML-compatible
 // file with inline CSS (screen and print) and inline SVG charts (svg.hpp), no
 // script, no network resource. For one or more results records it shows,
-// answer first: per data set a verdict and its charts (throughput bars with
-// min..max whiskers, speed-ups against the baseline, size ratio vs
-// throughput with the Pareto front, a chart per record, and for lossy cases
-// size ratio vs max error with its front), for every swept
-// numeric parameter small multiples of time against it (sweeps.hpp), then
-// the summary tables and each record's context. Several records are shown
-// side by side as one series per record.
+// answer first (docs/compare.md "report"): under the title the workload's
+// recommendation or the verdict of one record (verdict.hpp, recommend.hpp),
+// or each record against the first as compare says it (compare_output.hpp);
+// then the charts: a count sweep's time against count first, then per data
+// set (the records' ratios,) throughput bars with min..max whiskers,
+// speed-ups against the baseline, size ratio vs throughput with the Pareto
+// front, a chart per record, for lossy cases size ratio vs max error with
+// its front, and read latency CDFs; for every other swept numeric parameter
+// small multiples of time against it (sweeps.hpp); then the summary tables
+// and each record's context. Several records are shown side by side as one
+// series per record.
 #pragma once
 
 #include "report/units.hpp"

@@ -236,9 +236,12 @@ std::string render(const xy_chart& c) {
     body += line(x0, plot_top, x0, plot_bottom, ink);
     body += line(x0, plot_bottom, x1, plot_bottom, ink);
 
-    auto polyline = [&](std::vector<xy_point> pts) {
+    auto in_x_order = [](std::vector<xy_point> pts) {
         std::stable_sort(pts.begin(), pts.end(),
                          [](const xy_point& a, const xy_point& b) { return a.x < b.x; });
+        return pts;
+    };
+    auto polyline = [&](const std::vector<xy_point>& pts) {
         std::string d;
         for (const auto& p : pts)
             d += fmt::format("{}{:.1f},{:.1f}", d.empty() ? "" : " ", xs(p.x), ys(p.y));
@@ -256,17 +259,24 @@ std::string render(const xy_chart& c) {
         const xy_series& s = c.series[i];
         if (!s.lines || drawn[i].size() < 2) continue;
         const series_style st = style(s.style);
+        const std::vector<xy_point> pts = in_x_order(drawn[i]);
+        std::string data_x, data_y;
+        for (const auto& p : pts) {
+            data_x += (data_x.empty() ? "" : " ") + number(p.x);
+            data_y += (data_y.empty() ? "" : " ") + number(p.y);
+        }
         body += fmt::format(
             "<polyline class=\"line\" points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"",
-            polyline(drawn[i]), st.colour);
+            polyline(pts), st.colour);
         if (!st.dash.empty()) body += fmt::format(" stroke-dasharray=\"{}\"", st.dash);
-        body += fmt::format(" data-series=\"{}\"/>\n", escape(s.name));
+        body += fmt::format(" data-series=\"{}\" data-xs=\"{}\" data-ys=\"{}\"/>\n", escape(s.name), data_x,
+                            data_y);
     }
     const bool with_front = !c.front_name.empty() && !front.empty();
     if (with_front && front.size() > 1)
         body += fmt::format("<polyline class=\"front\" points=\"{}\" fill=\"none\" stroke=\"#000000\" "
                             "stroke-width=\"1.5\" stroke-dasharray=\"5,3\"/>\n",
-                            polyline(front));
+                            polyline(in_x_order(front)));
     // Markers of scattered series (no lines) that would cover one another
     // (raw, npy and netcdf all at a size ratio of 1 and alike in speed) are
     // set side by side: each group of markers closer than a marker's width
@@ -284,7 +294,7 @@ std::string render(const xy_chart& c) {
             shift[i].assign(drawn[i].size(), 0);
             if (c.series[i].lines) continue;
             for (std::size_t k = 0; k < drawn[i].size(); ++k)
-                ps.push_back({i, k, xs(drawn[i][k].x), ys(drawn[i][k].y)});
+                if (drawn[i][k].marked) ps.push_back({i, k, xs(drawn[i][k].x), ys(drawn[i][k].y)});
         }
         // Groups of markers joined by closeness, each spread around its
         // centre; again until none is close to another (a spread group may
@@ -335,6 +345,7 @@ std::string render(const xy_chart& c) {
         const series_style st = style(s.style);
         for (std::size_t k = 0; k < drawn[i].size(); ++k) {
             const xy_point& p = drawn[i][k];
+            if (!p.marked) continue;
             std::string attributes = fmt::format(
                 "class=\"point\" data-series=\"{}\" data-label=\"{}\" data-x=\"{}\" data-y=\"{}\" "
                 "data-front=\"{}\"",

@@ -7,8 +7,9 @@
 // colour, marker and dash from palette.hpp. Output is well-formed XML (every
 // text escaped), needs no script, style sheet or font file, and carries the
 // plotted numbers on each mark as data-* attributes (data-series,
-// data-label, data-value / data-x, data-y, data-lo, data-hi, data-front) so
-// tests and readers can check the chart against the record.
+// data-label, data-value / data-x, data-y, data-lo, data-hi, data-front; a
+// line its vertices' values in drawing order as data-xs and data-ys, space
+// separated) so tests and readers can check the chart against the record.
 #pragma once
 
 #include "report/axis.hpp"
@@ -62,6 +63,9 @@ struct xy_point {
     std::string label;     // e.g. the case's row; data-label and tooltip
     bool on_front = false; // drawn emphasised and joined by the front line
     data_attributes data;  // more data-* attributes
+    // Drawn with a marker (class "point"); a point without one is only a
+    // vertex of its series' line (a CDF's percentiles between p50 and p99).
+    bool marked = true;
 };
 
 struct xy_series {

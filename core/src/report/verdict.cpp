@@ -136,7 +136,8 @@ std::vector<phase_verdict> dataset_verdict(const study_result& r, const dataset_
     return out;
 }
 
-std::vector<std::string> verdict_lines(const study_result& r, const dataset_group& g) {
+std::vector<std::string> verdict_lines(const study_result& r, const dataset_group& g,
+                                       bool with_recommendation) {
     std::vector<std::string> lines;
     std::vector<std::string> left_out;
     for (const work_side side : {work_side::write, work_side::read})
@@ -180,7 +181,7 @@ std::vector<std::string> verdict_lines(const study_result& r, const dataset_grou
         lines.push_back(fmt::format("{} against {}: {}; {} {}.", fast_row.name, slow_row.name, both(here),
                                     p.source.empty() ? "published:" : p.source + " measured", both(there)));
     }
-    if (r.spec.workload.given)
+    if (with_recommendation)
         for (std::string& l : recommendation_lines(r, g))
             lines.push_back(std::move(l));
     return lines;

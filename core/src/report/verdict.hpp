@@ -53,8 +53,10 @@ std::vector<phase_verdict> dataset_verdict(const study_result& r, const dataset_
 
 // The sentences: per group its ranking and trade-off, then the formats
 // left out, one per published speed-up of this data set (both formats have
-// an ok case in it), and the workload's recommendation.
-std::vector<std::string> verdict_lines(const study_result& r, const dataset_group& g);
+// an ok case in it), and the workload's recommendation unless
+// `with_recommendation` is false (the HTML report shows it apart, first).
+std::vector<std::string> verdict_lines(const study_result& r, const dataset_group& g,
+                                       bool with_recommendation = true);
 
 // "239x [230, 251]".
 std::string factor_text(const verdict_factor& f);
