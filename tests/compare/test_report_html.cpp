@@ -413,3 +413,46 @@ TEST(HtmlReport, SeveralRecordsShowCompareNotVerdicts) {
     // compare's table among the tables, after every chart.
     EXPECT_GT(h.find("<h3 id=\"compare-2\">b.json against a.json</h3>"), h.rfind("</figure>"));
 }
+
+// Two records whose data sets share a name but not a definition (count 1000
+// and 2000) are two sections, each titled with its description, never one
+// section with both records' bars side by side ("report merged data sets
+// that share a name but differ in count").
+TEST(HtmlReport, DataSetsAreMatchedByDefinitionNotName) {
+    auto record = [](std::uint64_t count) {
+        case_result c = make_case("d", "raw", 1e-3, 1e-3, 7);
+        c.spec.dataset.count = count;
+        c.payload_bytes = c.file_bytes = count * 8;
+        c.spec.key =
+            "d/f64/" + std::to_string(count) + "/dist=uniform,seed=1|raw/raw/|chunk=0,cache=warm,sync=none";
+        return make_result({c});
+    };
+    const html_report r = render_html_report({{"a.json", record(1000)}, {"b.json", record(2000)}}, "");
+    auto count_of = [&](const std::string& text) {
+        std::size_t n = 0;
+        for (std::size_t at = r.html.find(text); at != std::string::npos; at = r.html.find(text, at + 1))
+            ++n;
+        return n;
+    };
+    EXPECT_EQ(count_of("<h2 id=\"dataset-"), 2u) << r.html;
+    // The sections' headings, in order, and the text of each section.
+    std::vector<std::string> headings, sections;
+    for (std::size_t at = r.html.find("<h2 id=\"dataset-"); at != std::string::npos;) {
+        const std::size_t text = r.html.find('>', at) + 1;
+        headings.push_back(r.html.substr(text, r.html.find("</h2>", text) - text));
+        const std::size_t next = r.html.find("<h2", text);
+        sections.push_back(r.html.substr(text, next - text));
+        at = r.html.find("<h2 id=\"dataset-", text);
+    }
+    ASSERT_EQ(headings.size(), 2u);
+    EXPECT_EQ(headings[0].rfind("Data set d (1000 x f64", 0), 0u) << headings[0];
+    EXPECT_EQ(headings[1].rfind("Data set d (2000 x f64", 0), 0u) << headings[1];
+    // Each section's charts hold its own record's bars only.
+    EXPECT_NE(sections[0].find("a.json: write: raw"), std::string::npos);
+    EXPECT_EQ(sections[0].find("b.json: write: raw"), std::string::npos);
+    EXPECT_NE(sections[1].find("b.json: write: raw"), std::string::npos);
+    EXPECT_EQ(sections[1].find("a.json: write: raw"), std::string::npos);
+    // Same name and definition in both records: one section, as before.
+    const html_report same = render_html_report({{"a.json", record(1000)}, {"b.json", record(1000)}}, "");
+    EXPECT_NE(same.html.find(">Data set d</h2>"), std::string::npos);
+}

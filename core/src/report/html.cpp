@@ -105,8 +105,17 @@ struct entry {
     const report_input* input;
     std::size_t file_index;
     const case_result* c;
-    std::string row; // row label within its data set (table.hpp)
+    std::string row;     // row label within its data set (table.hpp)
+    std::string dataset; // the section it belongs to (builder::section_of)
 };
+
+// A data set's definition (the data set part of a case key: name, dtype,
+// count, distribution, seed, shape...): records are matched by it, so two
+// records whose data sets share a name but not a definition stay apart.
+std::string definition_of(const case_result& c) {
+    const std::size_t bar = c.spec.key.find('|');
+    return bar == std::string::npos ? c.spec.dataset.name : c.spec.key.substr(0, bar);
+}
 
 // A case's estimate of one phase, from its summary.
 double median_of(const case_result& c, bool write) {
@@ -210,13 +219,29 @@ std::string context_block(const report_input& in) {
 class builder {
 public:
     builder(const std::vector<report_input>& inputs, rate_unit units) : inputs_(inputs), units_(units) {
+        // One section per data set definition, titled by its name, and by
+        // its description too when another definition has the same name.
+        std::vector<std::pair<std::string, const case_result*>> definitions;
+        for (const report_input& in : inputs)
+            for (const case_result& c : in.result.cases)
+                if (std::none_of(definitions.begin(), definitions.end(),
+                                 [&](const auto& d) { return d.first == definition_of(c); }))
+                    definitions.emplace_back(definition_of(c), &c);
+        for (const auto& [definition, c] : definitions) {
+            const bool shared = std::count_if(definitions.begin(), definitions.end(), [&](const auto& d) {
+                                    return d.second->spec.dataset.name == c->spec.dataset.name;
+                                }) > 1;
+            const std::string title =
+                shared ? fmt::format("{} ({})", c->spec.dataset.name,
+                                     detail::describe_dataset(c->spec.dataset, c->payload_bytes))
+                       : c->spec.dataset.name;
+            section_.emplace(definition, title);
+            datasets_.push_back(title);
+        }
         for (std::size_t f = 0; f < inputs.size(); ++f)
             for (const dataset_group& g : group_by_dataset(inputs[f].result.cases))
                 for (const case_result* c : g.cases)
-                    entries_.push_back({&inputs[f], f, c, row_label(*c, g)});
-        for (const entry& e : entries_)
-            if (std::find(datasets_.begin(), datasets_.end(), e.c->spec.dataset.name) == datasets_.end())
-                datasets_.push_back(e.c->spec.dataset.name);
+                    entries_.push_back({&inputs[f], f, c, row_label(*c, g), section_of(*c)});
         // Several records: each against the first, as `compare` computes it.
         for (std::size_t f = 1; f < inputs.size(); ++f) {
             comparison c = compare_results(inputs[0].result, inputs[f].result, compare_options{});
@@ -282,7 +307,8 @@ private:
     const std::vector<report_input>& inputs_;
     const rate_unit units_;
     std::vector<entry> entries_;
-    std::vector<std::string> datasets_;
+    std::vector<std::string> datasets_;          // section titles, in order
+    std::map<std::string, std::string> section_; // data set definition -> section title
     html_report out_;
     id_maker ids_;
     std::map<std::string, std::string> dataset_anchor_;                       // data set -> id of its section
@@ -291,6 +317,7 @@ private:
     std::vector<comparison> comparisons_; // record k + 1 against record 0
 
     bool several() const { return inputs_.size() > 1; }
+    const std::string& section_of(const case_result& c) const { return section_.at(definition_of(c)); }
 
     // The ids the links point to, made before any chart's (their prefixes
     // differ from the charts', so no chart id changes).
@@ -355,7 +382,8 @@ private:
             any = true;
             if (sets)
                 h += fmt::format("<div><h3>Data set <a href=\"#{}\">{}</a></h3>\n",
-                                 escape(dataset_anchor_.at(g.dataset->name)), escape(g.dataset->name));
+                                 escape(dataset_anchor_.at(section_of(*g.cases.front()))),
+                                 escape(section_of(*g.cases.front())));
             paragraphs(lines, workload ? "recommendation" : "verdict");
             if (sets) h += "</div>\n";
         }
@@ -429,7 +457,7 @@ private:
             h += fmt::format("<p id=\"{}\"><b>{}</b>: {} (<a href=\"#{}\">charts</a>)</p>\n",
                              escape(table_anchor_.at({f, g.dataset->name})), escape(g.dataset->name),
                              escape(detail::describe_dataset(*g.dataset, g.cases.front()->payload_bytes)),
-                             escape(dataset_anchor_.at(g.dataset->name)));
+                             escape(dataset_anchor_.at(section_of(*g.cases.front()))));
             const detail::results_table t = detail::dataset_table(in.result, g, units_);
             h += html_table(t);
             if (const detail::results_table m = detail::metrics_table(g); !m.rows.empty()) {
@@ -452,7 +480,7 @@ private:
     std::vector<const entry*> of_dataset(const std::string& d) const {
         std::vector<const entry*> v;
         for (const entry& e : entries_)
-            if (e.c->spec.dataset.name == d) v.push_back(&e);
+            if (e.dataset == d) v.push_back(&e);
         return v;
     }
 
