@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 using namespace formatbench;
@@ -375,4 +376,40 @@ TEST(noise_summary, nothing_to_say_for_steady_phases) {
     EXPECT_EQ(s.phases, 10u);
     EXPECT_EQ(s.noisy, 0u);
     EXPECT_FALSE(noise_summary_text(s, 0.10, 5, false));
+}
+
+// Four plugin-metrics rows whose labels differ only in their middle: cut in
+// the middle to the width they would read alike. By hand: each table
+// repeats the label, and the widest, with "write compressed_bytes" (22),
+// leaves 60 - 1 - 2 - 22 = 35 columns for it; cut after 17 and 16 columns
+// the ends "B, ops 500, warm]" and "iB, ops 500, warm]" still read alike
+// for 4KiB and 1MiB, after 15 "KiB, ops 500, warm]" does not.
+TEST(console_layout, shortened_labels_still_tell_the_rows_apart) {
+    results_table t;
+    t.header = {"format", "write codec_s", "write compressed_bytes", "read codec_s"};
+    t.numeric = {false, true, true, true};
+    for (const char* block : {"4KiB", "1MiB"})
+        for (const char* cache : {"warm", "cold"})
+            t.rows.push_back(
+                {std::string("zstd-frames [random, block ") + block + ", ops 500, " + cache + "]", "203 ms",
+                 "126 MB", "151 ms"});
+    const auto tables = lay_out_plain(t, 60);
+    ASSERT_GE(tables.size(), 2u);
+    for (const auto& table : tables) {
+        std::set<std::string> labels;
+        for (const auto& row : table.rows)
+            labels.insert(row[0]);
+        EXPECT_EQ(labels.size(), 4u) << "rows that cannot be told apart";
+        for (const std::string& line : table_lines(table, nullptr))
+            EXPECT_LE(display_width(line), 60u) << line;
+    }
+    EXPECT_EQ(tables[0].rows[0][0], "zstd-frames [ra\u2026KiB, ops 500, warm]");
+    // Labels that differ at their ends are cut in the middle as before, to
+    // 40 - 1 - 2 - 22 = 15 columns.
+    results_table u = t;
+    for (std::size_t i = 0; i < u.rows.size(); ++i)
+        u.rows[i][0] =
+            std::to_string(i) + "-a-very-long-format-label-that-goes-on-and-on-" + std::to_string(i);
+    const auto cut = lay_out_plain(u, 40);
+    EXPECT_EQ(cut.front().rows[0][0], "0-a-ver\u2026nd-on-0");
 }

@@ -22,6 +22,17 @@ constexpr std::size_t min_label_width = 12;
 // The main table gives up its intervals before its labels go below this.
 constexpr std::size_t roomy_label_width = 24;
 
+// How labels are cut to a width: in the middle, or after `head` columns.
+struct label_cut {
+    std::size_t width;
+    std::size_t head = middle;
+    static constexpr std::size_t middle = static_cast<std::size_t>(-1);
+    label_cut(std::size_t w, std::size_t h = middle) : width(w), head(h) {} // NOLINT: a width is a cut
+    std::string operator()(const std::string& label) const {
+        return head == middle ? shorten_middle(label, width) : shorten_at(label, width, head);
+    }
+};
+
 // A printed column: its header and the source columns whose cells it joins
 // (one, or a figure and its spread or interval: joined_cell).
 struct display_column {
@@ -53,7 +64,7 @@ std::pair<std::string, std::string> stack(const std::string& header) {
 // The table of `columns` (column 0 is the label), labels shortened to
 // `label_width`, headers stacked when `stacked`.
 laid_out_table build(const results_table& t, const std::vector<display_column>& columns,
-                     std::size_t label_width, bool stacked) {
+                     const label_cut& label_width, bool stacked) {
     laid_out_table out;
     for (const display_column& c : columns) {
         for (std::size_t part : c.parts)
@@ -76,7 +87,7 @@ laid_out_table build(const results_table& t, const std::vector<display_column>& 
             for (std::size_t p = 1; p < columns[k].parts.size(); ++p)
                 cell = joined_cell(cell, src[columns[k].parts[p]]);
             cell = escape_text(cell);
-            row.push_back(k == 0 ? shorten_middle(cell, label_width) : cell);
+            row.push_back(k == 0 ? label_width(cell) : cell);
         }
         out.rows.push_back(std::move(row));
     }
@@ -103,6 +114,30 @@ std::size_t natural_label_width(const results_table& t) {
     return w;
 }
 
+// How to cut labels to `label_width` so that rows whose labels differ are
+// still told apart ("zstd-f…4KiB]" for four zstd-frames rows that differed
+// in their middle): in the middle when that keeps them apart, else after
+// fewer columns (keeping more of the end, where such labels differ), else
+// in the middle at the least width that keeps them apart.
+label_cut distinct_cut(const results_table& t, std::size_t label_width) {
+    std::set<std::string> labels;
+    for (const auto& row : t.rows)
+        if (!row.empty()) labels.insert(escape_text(row[0]));
+    auto apart = [&](const label_cut& cut) {
+        std::set<std::string> shortened;
+        for (const std::string& l : labels)
+            shortened.insert(cut(l));
+        return shortened.size() == labels.size();
+    };
+    if (apart(label_cut(label_width))) return label_width;
+    for (std::size_t head = label_width / 2; head-- > 1;)
+        if (apart(label_cut(label_width, head))) return {label_width, head};
+    const std::size_t natural = natural_label_width(t);
+    for (std::size_t w = label_width + 1; w < natural; ++w)
+        if (apart(label_cut(w))) return w;
+    return std::max(label_width, natural);
+}
+
 // The label width that brings `table` within `width`, not below `floor`
 // (and never wider than the labels are).
 std::size_t label_width_for(const laid_out_table& table, std::size_t label_width, std::size_t width,
@@ -117,7 +152,7 @@ std::size_t label_width_for(const laid_out_table& table, std::size_t label_width
 // greedily, each repeating the label; a column too wide for any table still
 // gets one of its own.
 std::vector<laid_out_table> pack(const results_table& t, const std::vector<display_column>& columns,
-                                 std::size_t label_width, bool stacked, std::size_t width) {
+                                 const label_cut& label_width, bool stacked, std::size_t width) {
     std::vector<laid_out_table> out;
     // The columns that tell the rows apart come first and start every table.
     const std::size_t keys = std::clamp<std::size_t>(t.key_columns, 1, columns.size());
@@ -179,7 +214,8 @@ std::vector<laid_out_table> default_view(const results_table& t, std::size_t wid
             step();
         }
     }
-    std::vector<laid_out_table> out = {main_table()};
+    const label_cut cut = distinct_cut(t, label_width);
+    std::vector<laid_out_table> out = {build(t, main_columns(), cut, stacked)};
     std::vector<display_column> details = {column_of(t, 0)};
     std::vector<std::string> detail_ids = {"write-rate", "read-rate",    "file",     "ratio",
                                            "resident",   "read-latency", "read-iops"};
@@ -187,7 +223,7 @@ std::vector<laid_out_table> default_view(const results_table& t, std::size_t wid
     if (intervals_out) detail_ids.insert(detail_ids.end(), {"write-ci", "read-ci"});
     for (const std::string& id : detail_ids)
         if (has(t, id)) details.push_back(column_of(t, index_of(t, id)));
-    for (auto& d : pack(t, details, label_width, stacked, width))
+    for (auto& d : pack(t, details, cut, stacked, width))
         out.push_back(std::move(d));
     return out;
 }
@@ -248,18 +284,24 @@ std::vector<laid_out_table> lay_out_dataset(const results_table& t, const table_
     if (view.width > 0)
         label_width =
             label_width_for(build(t, cols, label_width, false), label_width, view.width, min_label_width);
-    return {build(t, cols, label_width, false)};
+    return {build(t, cols, distinct_cut(t, label_width), false)};
 }
 
 std::vector<laid_out_table> lay_out_plain(const results_table& t, std::size_t width) {
     std::vector<display_column> cols;
     for (std::size_t i = 0; i < t.header.size(); ++i)
         cols.push_back(column_of(t, i));
+    // The columns are split over tables, each repeating the label: the
+    // label gives up only what the widest of those tables needs.
     std::size_t label_width = natural_label_width(t);
-    if (width > 0)
-        label_width =
-            label_width_for(build(t, cols, label_width, false), label_width, width, min_label_width);
-    return pack(t, cols, label_width, false, width);
+    if (width > 0 && !cols.empty()) {
+        std::size_t need = label_width;
+        for (std::size_t i = 1; i < cols.size(); ++i)
+            need = std::min(need, label_width_for(build(t, {cols[0], cols[i]}, label_width, false),
+                                                  label_width, width, min_label_width));
+        label_width = need;
+    }
+    return pack(t, cols, distinct_cut(t, label_width), false, width);
 }
 
 std::vector<std::string> table_lines(const laid_out_table& t,

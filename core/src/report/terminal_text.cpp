@@ -74,10 +74,16 @@ std::string pad_to(const std::string& s, std::size_t width, bool right) {
 }
 
 std::string shorten_middle(const std::string& s, std::size_t width) {
+    return shorten_at(s, width, width == 0 ? 0 : width / 2);
+}
+
+std::string shorten_at(const std::string& s, std::size_t width, std::size_t head) {
     const std::size_t have = display_width(s);
     if (have <= width) return s;
     if (width == 0) return "";
-    const std::size_t keep = width - 1, head = (keep + 1) / 2, tail = keep / 2;
+    const std::size_t keep = width - 1;
+    head = std::min(head, keep);
+    const std::size_t tail = keep - head;
     std::string out = s.substr(0, offset_after(s, head));
     out += "\u2026";
     out += s.substr(offset_after(s, have - tail));

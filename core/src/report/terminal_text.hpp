@@ -22,6 +22,9 @@ std::string pad_to(const std::string& s, std::size_t width, bool right);
 // column when the two halves differ), so "gfortran (f0.16) / list-directed"
 // at 20 is "gfortran (…-directed". Never cuts inside a code point.
 std::string shorten_middle(const std::string& s, std::size_t width);
+// The same cut after the first `head` columns (at most width - 1): the
+// rest of the width keeps the end.
+std::string shorten_at(const std::string& s, std::size_t width, std::size_t head);
 
 // `text` broken at spaces into lines of at most `width` columns; lines after
 // the first start with `indent`. A word longer than a line stays whole on
