@@ -12,6 +12,14 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 source "$(dirname "$0")/lib.sh"
 cd "$work"
 json_field() { python3 - "$@"; }
+# wait_lines FILE N: waits (up to 30 s) until FILE has N lines: a log's
+# header and N - 1 finished cases.
+wait_lines() {
+  for _ in $(seq 1 600); do
+    [ -f "$1" ] && [ "$(wc -l < "$1")" -ge "$2" ] && return 0
+    sleep 0.05
+  done
+}
 
 # ---- 1. misbehaving plugins beside good ones
 cat > bad.yaml <<'YAML'
@@ -95,11 +103,7 @@ YAML
 mkdir data
 "$FB" run long.yaml --log run.jsonl --directory data --no-console >/dev/null 2>&1 &
 pid=$!
-# The log's first line is its header; each further line a finished case.
-for _ in $(seq 1 600); do
-  [ -f run.jsonl ] && [ "$(wc -l < run.jsonl)" -ge 4 ] && break
-  sleep 0.05
-done
+wait_lines run.jsonl 4
 kill -9 "$pid"; wait "$pid" 2>/dev/null || true
 done_before=$(( $(wc -l < run.jsonl) - 1 ))
 [ "$done_before" -ge 3 ] && [ "$done_before" -lt 12 ] || fail "expected a partial log, got $done_before lines"
@@ -122,10 +126,7 @@ PY
 rm -rf data && mkdir data
 "$FB" run long.yaml --directory data --json interrupted.json --no-console --log int.jsonl >/dev/null 2>int.err &
 pid=$!
-for _ in $(seq 1 600); do
-  [ -f int.jsonl ] && [ "$(wc -l < int.jsonl)" -ge 3 ] && break
-  sleep 0.05
-done
+wait_lines int.jsonl 3
 kill -INT "$pid"
 status=0; wait "$pid" || status=$?
 [ "$status" = 130 ] || { cat int.err; fail "SIGINT: expected exit 130, got $status"; }
@@ -141,10 +142,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert 2 <= len(d["
 mkdir tmp
 TMPDIR="$work/tmp" "$FB" run long.yaml --log killed.jsonl --no-console >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 1 600); do
-  [ -f killed.jsonl ] && [ "$(wc -l < killed.jsonl)" -ge 3 ] && break
-  sleep 0.05
-done
+wait_lines killed.jsonl 3
 kill -9 "$pid"; wait "$pid" 2>/dev/null || true
 left=$(ls -d tmp/formatbench-* 2>/dev/null)
 [ "$(echo "$left" | wc -w)" = 1 ] || fail "expected the killed run's one folder, got: $left"

@@ -310,35 +310,40 @@ TEST(Compare, ThresholdGatesOnTheInterval) {
     EXPECT_FALSE(compare_summarized(base, with_times(2.0), o).gate_fails());
 }
 
+// A record of one case of 12 samples at scale x (1 + k/1024) whose phases
+// each lost the fraction `lost` of their time to other processes.
+namespace {
+study_result lossy_record(double scale, double lost) {
+    case_result c = make_case("d", "raw", 1, 1, 12);
+    for (std::size_t k = 0; k < c.samples.size(); ++k) {
+        auto& s = c.samples[k];
+        s.write.wall_s = s.read.wall_s = scale * (1 + static_cast<double>(k) / 1024.0);
+        for (phase_sample* p : {&s.write, &s.read}) {
+            p->accounting.measured = true;
+            p->accounting.cpus = 2;
+            p->accounting.wait_s = p->accounting.thread_wait_s = lost * p->wall_s;
+        }
+    }
+    return make_result({c});
+}
+} // namespace
+
 // A disturbed side is judged net of its disturbance: new samples that all
 // waited for a CPU for a fraction of each phase give an estimate of their
 // net times, so the change is only what that lost time cannot explain. By
 // hand: 2x slower, 10% lost -> 1.8x: slower; 1.3x slower, 30% lost ->
 // 0.91x: not slower.
 TEST(Compare, DisturbedPhasesAreJudgedNetOfTheirLostTime) {
-    auto record = [](double scale, double lost) {
-        case_result c = make_case("d", "raw", 1, 1, 12);
-        for (std::size_t k = 0; k < c.samples.size(); ++k) {
-            auto& s = c.samples[k];
-            s.write.wall_s = s.read.wall_s = scale * (1 + static_cast<double>(k) / 1024.0);
-            for (phase_sample* p : {&s.write, &s.read}) {
-                p->accounting.measured = true;
-                p->accounting.cpus = 2;
-                p->accounting.wait_s = p->accounting.thread_wait_s = lost * p->wall_s;
-            }
-        }
-        return make_result({c});
-    };
     compare_options o;
     o.threshold = parse_threshold("5%");
-    const comparison clean = compare_summarized(record(1, 0), record(1.3, 0), o);
+    const comparison clean = compare_summarized(lossy_record(1, 0), lossy_record(1.3, 0), o);
     EXPECT_TRUE(clean.cases[0].write.slower);
     EXPECT_EQ(clean.base_disturbed + clean.new_disturbed, 0u);
-    const comparison big = compare_summarized(record(1, 0), record(2, 0.1), o);
+    const comparison big = compare_summarized(lossy_record(1, 0), lossy_record(2, 0.1), o);
     EXPECT_TRUE(big.cases[0].write.disturbed);
     EXPECT_TRUE(big.cases[0].write.slower) << "2x less 10% is still 1.8x";
     EXPECT_NEAR(big.cases[0].write.ratio, 1.8, 1e-12);
-    const comparison c = compare_summarized(record(1, 0), record(1.3, 0.3), o);
+    const comparison c = compare_summarized(lossy_record(1, 0), lossy_record(1.3, 0.3), o);
     EXPECT_NEAR(c.cases[0].write.ratio, 0.91, 1e-12);
     EXPECT_TRUE(c.cases[0].write.disturbed);
     EXPECT_FALSE(c.cases[0].write.slower) << "1.3x less 30% is 0.91x";
@@ -359,25 +364,12 @@ TEST(Compare, DisturbedPhasesAreJudgedNetOfTheirLostTime) {
 // but net of the lost 1.9% near 1.059 x 0.981 = 1.039 < 1.05: the lost time
 // explains the change, and it is not called slower.
 TEST(Compare, LostTimeBelowTheDisturbedLineStillExplainsAChange) {
-    auto record = [](double scale, double lost) {
-        case_result c = make_case("d", "raw", 1, 1, 12);
-        for (std::size_t k = 0; k < c.samples.size(); ++k) {
-            auto& s = c.samples[k];
-            s.write.wall_s = s.read.wall_s = scale * (1 + static_cast<double>(k) / 1024.0);
-            for (phase_sample* p : {&s.write, &s.read}) {
-                p->accounting.measured = true;
-                p->accounting.cpus = 2;
-                p->accounting.wait_s = p->accounting.thread_wait_s = lost * p->wall_s;
-            }
-        }
-        return make_result({c});
-    };
     compare_options o;
     o.threshold = parse_threshold("5%");
-    const comparison clean = compare_summarized(record(1, 0), record(1.065, 0), o);
+    const comparison clean = compare_summarized(lossy_record(1, 0), lossy_record(1.065, 0), o);
     EXPECT_GT(clean.cases[0].write.ratio_low, 1.05);
     EXPECT_TRUE(clean.cases[0].write.slower) << "1.065x with nothing lost is slower";
-    const comparison lost = compare_summarized(record(1, 0), record(1.065, 0.019), o);
+    const comparison lost = compare_summarized(lossy_record(1, 0), lossy_record(1.065, 0.019), o);
     EXPECT_FALSE(lost.cases[0].write.disturbed) << "1.9% is below the 2% line";
     EXPECT_NEAR(lost.cases[0].write.ratio, clean.cases[0].write.ratio, 1e-12) << "the estimate is not netted";
     EXPECT_GT(lost.cases[0].write.ratio_low, 1.05);
