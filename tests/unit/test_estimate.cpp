@@ -126,12 +126,15 @@ TEST(estimate, time_scaled_from_the_nearest_count_of_the_same_format) {
 // parts of a case's time from calibration runs at reduced counts.
 namespace {
 
+// A whole-array case's point: every part on the write side (the read
+// side's parts 0), which scales them all by the count alike.
 fb::calibration_point point(std::uint64_t n, double setup, double rep, double phases, double tail) {
     fb::calibration_point p;
     p.count = n;
+    p.read_elements = static_cast<double>(n);
     p.setup_s = setup;
-    p.repetition_s = rep;
-    p.phases_s = phases;
+    p.write_part_s = rep;
+    p.write_s = phases;
     p.tail_s = tail;
     return p;
 }
@@ -172,6 +175,42 @@ TEST(estimate, calibration_with_one_point_scales_in_proportion_and_clamps_a_fall
     c.dataset.count = 400000;
     EXPECT_NEAR(*fb::calibrated_seconds(c, {point(400000, 0.05, 0.2, 0.08, 0.01)}), 1.26, 1e-9);
     EXPECT_FALSE(fb::calibrated_seconds(c, {}));
+}
+
+TEST(estimate, calibration_scales_a_read_by_the_elements_it_reads) {
+    // 256^3 f64, random 1 MiB blocks (131072 f64), 500 operations:
+    // 65536000 elements read, whatever the count.
+    fb::case_spec c = make_case("raw", FB_DTYPE_F64, 16777216);
+    c.dataset.shape = {256, 256, 256};
+    c.params.access = fb::access_mode::random;
+    c.params.access_block = 1 << 20;
+    c.params.access_ops = 500;
+    c.params.repeat = 3;
+    c.params.warmup = 1;
+    EXPECT_EQ(fb::elements_read(c), 65536000.0);
+    // Calibrated with 8 operations (1048576 elements) at 102^3 and 64^3:
+    // read part 0.10 s and 0.12 s, the same x: their mean 0.11 s x 62.5 =
+    // 6.875 s; timed read 0.02 and 0.02: 1.25 s. Write side: write part
+    // 0.02 s at 1061208, 0.005 s at 262144: b = 0.015 / 799064, a =
+    // 0.02 - b x 1061208 = 0.0000785...; at 16777216: a + b x 16777216.
+    fb::calibration_point hi, lo;
+    hi.count = 1061208, lo.count = 262144;
+    hi.read_elements = lo.read_elements = 1048576;
+    hi.write_part_s = 0.02, lo.write_part_s = 0.005;
+    hi.read_part_s = 0.10, lo.read_part_s = 0.12;
+    hi.write_s = lo.write_s = 0.001;
+    hi.read_s = lo.read_s = 0.02;
+    const double b = 0.015 / 799064.0, a = 0.02 - b * 1061208.0;
+    const double write_part = a + b * 16777216.0;
+    // 3 repetitions + 1 warm-up, no setup or tail.
+    EXPECT_NEAR(*fb::calibrated_seconds(c, {hi, lo}), 4 * (write_part + 6.875), 1e-9);
+    // Planes: 16 planes of 256 x 256 of the 256^3 field.
+    fb::case_spec planes = make_case("raw", FB_DTYPE_F64, 16777216);
+    planes.dataset.shape = {256, 256, 256};
+    planes.params.access = fb::access_mode::plane;
+    planes.params.access_ops = 16;
+    EXPECT_EQ(fb::elements_read(planes), 16.0 * 65536);
+    EXPECT_EQ(fb::elements_read(make_case("raw", FB_DTYPE_F64, 1000)), 1000.0);
 }
 
 TEST(estimate, calibration_data_sets_shrink_large_payloads_and_keep_shapes) {

@@ -5,6 +5,7 @@
 #include "results/figures.hpp"
 #include "run/estimate.hpp"
 #include "run/study_run.hpp"
+#include "study/access.hpp"
 #include "study/plan.hpp"
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 namespace formatbench {
 namespace {
@@ -22,16 +24,34 @@ double since(clock_type::time_point t0) {
     return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
-// One part of a case's time at `n` values, from the points' values of it.
-double scaled(const std::vector<calibration_point>& points, double calibration_point::*part, double n) {
-    const calibration_point& hi = points.front();
-    const double y1 = hi.*part, n1 = static_cast<double>(hi.count);
-    if (points.size() < 2 || points[1].count == hi.count) return n1 > 0 ? y1 * n / n1 : y1;
-    const calibration_point& lo = points[1];
-    const double y2 = lo.*part, n2 = static_cast<double>(lo.count);
-    const double b = std::max(0.0, (y1 - y2) / (n1 - n2));
-    const double a = std::max(0.0, y1 - b * n1);
-    return a + b * n;
+// One part of a case's time at `x` (values, or elements read), from the
+// points' (x, value) pairs.
+double scaled(const std::vector<std::pair<double, double>>& xy, double x) {
+    const auto [x1, y1] = xy.front();
+    if (xy.size() < 2 || xy[1].first == x1) {
+        double mean = 0;
+        for (const auto& p : xy)
+            mean += p.second / static_cast<double>(xy.size());
+        return x1 > 0 ? mean * x / x1 : mean;
+    }
+    const auto [x2, y2] = xy[1];
+    const double b = std::max(0.0, (y1 - y2) / (x1 - x2));
+    const double a = std::max(0.0, y1 - b * x1);
+    return a + b * x;
+}
+
+double by_count(const std::vector<calibration_point>& points, double calibration_point::*part, double n) {
+    std::vector<std::pair<double, double>> xy;
+    for (const auto& p : points)
+        xy.emplace_back(static_cast<double>(p.count), p.*part);
+    return scaled(xy, n);
+}
+
+double by_read(const std::vector<calibration_point>& points, double calibration_point::*part, double e) {
+    std::vector<std::pair<double, double>> xy;
+    for (const auto& p : points)
+        xy.emplace_back(p.read_elements, p.*part);
+    return scaled(xy, e);
 }
 
 // A data set like `d` with about `target` values (see calibration_datasets).
@@ -54,16 +74,31 @@ dataset_spec reduced(const dataset_spec& d, std::uint64_t target) {
     return r;
 }
 
+// A random, strided or sequential pattern of `c` reads no more than
+// `payload_bytes` of blocks per READ phase (at least one operation): its
+// read part is scaled by the elements read.
+void limit_operations(case_spec& c, std::uint64_t payload_bytes) {
+    const access_mode mode = c.params.access;
+    if (mode != access_mode::random && mode != access_mode::strided && mode != access_mode::sequential)
+        return;
+    const access_check a = check_access(c.params, c.dataset);
+    if (!a.error.empty() || a.geometry.block == 0) return;
+    const std::uint64_t most =
+        std::max<std::uint64_t>(1, payload_bytes / (a.geometry.block * dtype_size(c.dataset.type)));
+    if (a.geometry.ops > most) c.params.access_ops = most;
+}
+
 // Hears the calibration run and keeps, per case, when its parts began.
 class calibration_clock : public observer {
 public:
     explicit calibration_clock(std::size_t cases) : marks_(cases) {}
 
     struct marks {
-        clock_type::time_point started, first_write, previous_done, last_done, finished;
+        clock_type::time_point started, first_write, last_write, last_read, previous_done, last_done,
+            finished;
         bool wrote = false;
         std::size_t repetitions = 0;
-        double phases_s = not_a_number;
+        double write_s = not_a_number, read_s = not_a_number;
         bool ok = false;
         std::string error;
     };
@@ -73,7 +108,12 @@ public:
     void case_started(const case_spec& c) override { marks_.at(c.index).started = clock_type::now(); }
     void phase_started(const case_spec& c, run_phase phase, std::size_t) override {
         marks& m = marks_.at(c.index);
-        if (phase == run_phase::write && !m.wrote) m.first_write = clock_type::now(), m.wrote = true;
+        const auto now = clock_type::now();
+        if (phase == run_phase::write) {
+            if (!m.wrote) m.first_write = now, m.wrote = true;
+            m.last_write = now;
+        }
+        if (phase == run_phase::read) m.last_read = now;
     }
     void repetition_done(const case_result& r) override {
         marks& m = marks_.at(r.spec.index);
@@ -85,7 +125,8 @@ public:
         marks& m = marks_.at(r.spec.index);
         m.finished = clock_type::now();
         m.ok = r.status == case_status::ok && m.wrote && m.repetitions > 0;
-        m.phases_s = r.figures.write.median_s + r.figures.read.median_s;
+        m.write_s = r.figures.write.median_s;
+        m.read_s = r.figures.read.median_s;
         m.error = r.error.empty() ? to_string(r.status) : r.error;
     }
 
@@ -99,15 +140,32 @@ double seconds_between(clock_type::time_point a, clock_type::time_point b) {
 
 } // namespace
 
+double elements_read(const case_spec& c) {
+    const auto n = static_cast<double>(c.dataset.count);
+    if (c.params.access == access_mode::whole) return n;
+    const access_check a = check_access(c.params, c.dataset);
+    if (!a.error.empty()) return n;
+    const access_geometry& g = a.geometry;
+    if (g.mode == access_mode::plane)
+        return g.axis < g.shape.size() && g.shape[g.axis]
+                   ? static_cast<double>(g.ops) * n / static_cast<double>(g.shape[g.axis])
+                   : n;
+    if (g.mode == access_mode::sequential && c.params.access_ops == 0) return n;
+    return static_cast<double>(g.ops) * static_cast<double>(g.block);
+}
+
 std::optional<double> calibrated_seconds(const case_spec& c, const std::vector<calibration_point>& points) {
     if (points.empty()) return std::nullopt;
     const auto n = static_cast<double>(c.dataset.count);
-    const double phases = scaled(points, &calibration_point::phases_s, n);
+    const double e = elements_read(c);
+    const double phases =
+        by_count(points, &calibration_point::write_s, n) + by_read(points, &calibration_point::read_s, e);
     const double runs = repetitions_to_run(phases, c.params);
     if (!std::isfinite(runs)) return std::nullopt;
-    return scaled(points, &calibration_point::setup_s, n) +
-           runs * scaled(points, &calibration_point::repetition_s, n) +
-           scaled(points, &calibration_point::tail_s, n);
+    const double repetition = by_count(points, &calibration_point::write_part_s, n) +
+                              by_read(points, &calibration_point::read_part_s, e);
+    return by_count(points, &calibration_point::setup_s, n) + runs * repetition +
+           by_count(points, &calibration_point::tail_s, n);
 }
 
 std::vector<dataset_spec> calibration_datasets(const case_spec& c, std::uint64_t payload_bytes) {
@@ -145,6 +203,7 @@ calibration calibrate_study(const study& s, const registry& reg, const std::vect
             k.params.warmup = 0;
             k.params.warmup_time = 0;
             k.params.min_time = 0;
+            limit_operations(k, calibration_payload_bytes);
             k.index = cal.cases.size();
             k.key = fmt::format("{} calibration count={}", c.key, d.count);
             cal.cases.push_back(std::move(k));
@@ -175,10 +234,14 @@ calibration calibrate_study(const study& s, const registry& reg, const std::vect
         }
         calibration_point p;
         p.count = cal.cases[k].dataset.count;
+        p.read_elements = elements_read(cal.cases[k]);
         p.setup_s = seconds_between(m.started, m.first_write);
-        p.repetition_s = m.repetitions >= 2 ? seconds_between(m.previous_done, m.last_done)
-                                            : seconds_between(m.first_write, m.last_done);
-        p.phases_s = m.phases_s;
+        // The last repetition, from the end of the one before it (with one
+        // repetition: from its write phase).
+        p.write_part_s = seconds_between(m.repetitions >= 2 ? m.previous_done : m.last_write, m.last_read);
+        p.read_part_s = seconds_between(m.last_read, m.last_done);
+        p.write_s = m.write_s;
+        p.read_s = m.read_s;
         p.tail_s = seconds_between(m.last_done, m.finished);
         points[i].push_back(p);
     }

@@ -18,21 +18,32 @@
 
 namespace formatbench {
 
-// What one calibration run of a case took, at `count` values.
+// What one calibration run of a case took, at `count` values of which a
+// READ phase reads `read_elements` (elements_read).
 struct calibration_point {
     std::uint64_t count = 0;
+    double read_elements = 0;
     double setup_s = 0;      // case start .. its first write phase
-    double repetition_s = 0; // one recorded repetition, from one's end to the next's
-    double phases_s = 0;     // its timed write + read (what min_time and max_time count)
+    double write_part_s = 0; // last repetition: the previous one's end .. its read phase (write, cache step)
+    double read_part_s = 0;  // its read phase .. its end (read, verification)
+    double write_s = 0;      // median timed write (what min_time and max_time count, with the read)
+    double read_s = 0;       // median timed read
     double tail_s = 0;       // the last repetition's end .. the case's end
 };
 
-// The run time of `c` from its calibration points (at most two, at counts
-// up to c's): each part is a + b x count, the line through two points (b,
-// then a, no less than 0), or in proportion to the count through one; then
-// setup + (warm-ups + repetitions) x repetition + tail, the counts as
-// repetitions_to_run (estimate.hpp) gives them for the scaled timed phases.
-// nullopt without points.
+// The elements one READ phase of `c` reads: the count (whole, sequential
+// by default); ops x block (random, strided, sequential with access_ops);
+// ops planes of count / shape[axis] (plane).
+double elements_read(const case_spec& c);
+
+// The run time of `c` from its calibration points (at most two): the parts
+// on the write side (setup, write part, timed write, tail) are a + b x
+// count, those of the read (read part, timed read) a + b x elements read:
+// the line through two points (b, then a, no less than 0), or, through one
+// point or two with the same x, in proportion to x from their mean. Then
+// setup + (warm-ups + repetitions) x (write part + read part) + tail, the
+// counts as repetitions_to_run (estimate.hpp) gives them for the scaled
+// timed phases. nullopt without points.
 std::optional<double> calibrated_seconds(const case_spec& c, const std::vector<calibration_point>& points);
 
 // A case's payload above which calibration runs it at a reduced count.
@@ -43,7 +54,9 @@ inline constexpr std::uint64_t calibration_payload_bytes = std::uint64_t{2} << 2
 // pattern) or it is read from a file; else that payload's count and a
 // quarter of it (no fewer than 2 access blocks). A shape keeps its rank:
 // each extent shrinks alike, none below 32 or its own extent, so that
-// chunks and planes still fit.
+// chunks and planes still fit. (calibrate_study also gives a random,
+// strided or sequential pattern no more operations than `payload_bytes`
+// of blocks, so that their reading and verification stay short.)
 std::vector<dataset_spec> calibration_datasets(const case_spec& c,
                                                std::uint64_t payload_bytes = calibration_payload_bytes);
 
