@@ -10,8 +10,11 @@
 // study that cannot be written, exits with status 2.
 #include "base/error.hpp"
 #include "base/install_dirs.hpp"
+#include "base/text.hpp"
 #include "cli/commands.hpp"
 #include "report/outputs.hpp"
+#include "report/plan_output.hpp"
+#include "report/terminal_text.hpp"
 #include "report/units.hpp"
 #include "results/figures.hpp"
 #include "results/load.hpp"
@@ -41,7 +44,7 @@ std::vector<bool> selected_cases(const study& s, const std::vector<std::string>&
         if (notes)
             fmt::print(stderr,
                        "formatbench: note: case {} ({}) runs too: it is the baseline of selected cases\n", i,
-                       describe_case(s.cases[i]));
+                       escape_line(describe_case(s.cases[i])));
     }
     return selected;
 }
@@ -139,31 +142,40 @@ int print_estimated_plan(const study& s, const registry& reg, const std::vector<
     }
     std::vector<plan_column> extra{disk, memory};
     if (timing) extra.push_back(time);
-    print_plan(s, std::cout, selected, extra);
+    const std::size_t width = output_width("", 0);
+    print_plan(make_plan_table(s, selected, extra), std::cout, width);
 
     // Cases run one after the other and each removes its file: the largest
     // file must fit, and all of them when the files are kept.
     const std::string folder = data_folder(s);
     const auto free = free_bytes(folder);
-    std::cout << fmt::format("\n  disk: at most {} per case, {} for all {} cases{}; {} free in {}\n",
-                             format_bytes(largest_disk), format_bytes(total_disk), shown,
-                             s.keep_files ? " (files kept)" : " (each file removed after its case)",
-                             free ? format_bytes(*free) : "?", folder);
-    std::cout << fmt::format(
-        "  memory: data sets over {} are streamed (--memory-limit); this process may use {}\n",
-        format_bytes(in_memory), format_bytes(usable));
+    std::cout << "\n";
+    print_plan_note(fmt::format("  disk: at most {} per case, {} for all {} cases{}; {} free in {}",
+                                format_bytes(largest_disk), format_bytes(total_disk), shown,
+                                s.keep_files ? " (files kept)" : " (each file removed after its case)",
+                                free ? format_bytes(*free) : "?", folder),
+                    std::cout, width);
+    print_plan_note(
+        fmt::format("  memory: data sets over {} are streamed (--memory-limit); this process may use {}",
+                    format_bytes(in_memory), format_bytes(usable)),
+        std::cout, width);
     if (!earlier.empty())
-        std::cout << fmt::format(
-            "  time: about {} for the {} of {} cases {} has a match for ((model): predicted by its cost "
-            "model; ~: scaled by count; without data generation and verification)\n",
-            format_duration(total_seconds), timed, shown, a.from);
+        print_plan_note(
+            fmt::format(
+                "  time: about {} for the {} of {} cases {} has a match for ((model): predicted by its cost "
+                "model; ~: scaled by count; without data generation and verification)",
+                format_duration(total_seconds), timed, shown, a.from),
+            std::cout, width);
     if (calibrated)
-        std::cout << fmt::format(
-            "  time: about {} for the {} of {} cases calibrated (source: calibration runs now, {}: two "
-            "repetitions of each case, of at most {} of data, its start, repetition and end scaled to its "
-            "count, repetitions and warm-up; with data generation, verification and process start-up)\n",
-            format_duration(total_seconds), timed, shown, format_duration(calibrated->took_s),
-            format_bytes(calibrated->largest_payload));
+        print_plan_note(
+            fmt::format(
+                "  time: about {} for the {} of {} cases calibrated (source: calibration runs now, {}: two "
+                "repetitions of each case, of at most {} of data, its start, repetition and end scaled to "
+                "its "
+                "count, repetitions and warm-up; with data generation, verification and process start-up)",
+                format_duration(total_seconds), timed, shown, format_duration(calibrated->took_s),
+                format_bytes(calibrated->largest_payload)),
+            std::cout, width);
     const std::uint64_t need = s.keep_files ? total_disk : largest_disk;
     if (free && need > *free)
         warnings.insert(
@@ -176,7 +188,9 @@ int print_estimated_plan(const study& s, const registry& reg, const std::vector<
         for (const auto& f : calibrated->failures)
             warnings.push_back("no time estimate for " + f);
     for (const auto& w : warnings)
-        fmt::print(stderr, "formatbench: warning: {}\n", w);
+        for (const std::string& l :
+             detail::wrap_words("formatbench: warning: " + escape_line(w), width, "  "))
+            fmt::print(stderr, "{}\n", l);
     return exit_ok;
 }
 

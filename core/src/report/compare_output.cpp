@@ -5,6 +5,9 @@
 #include "base/text.hpp"
 
 #include "base/error.hpp"
+#include "report/table.hpp"
+#include "report/table_layout.hpp"
+#include "report/terminal_text.hpp"
 #include "report/units.hpp"
 #include "results/figures.hpp"
 
@@ -257,10 +260,25 @@ std::vector<std::string> summary_lines(const comparison& c) {
     return lines;
 }
 
-void write_table(const comparison& c, std::ostream& out) {
-    out << fmt::format("compare: base {} -> new {} (alpha {:g}, threshold {})\n\n",
-                       escape_line(c.base_source), escape_line(c.new_source), c.options.alpha,
-                       threshold_text(c.options));
+// The width of `rows` laid out whole: columns two apart, the last unpadded.
+std::size_t whole_width(const std::vector<std::vector<std::string>>& rows) {
+    std::size_t widest = 0;
+    std::vector<std::size_t> widths(rows.front().size(), 0);
+    for (const auto& r : rows)
+        for (std::size_t i = 0; i < r.size(); ++i)
+            widths[i] = std::max(widths[i], detail::display_width(r[i]));
+    for (std::size_t i = 0; i < widths.size(); ++i)
+        widest += widths[i] + (i ? 2 : 0);
+    return widest;
+}
+
+void write_table(const comparison& c, std::ostream& out, std::size_t width) {
+    for (const std::string& l : detail::wrap_words(
+             fmt::format("compare: base {} -> new {} (alpha {:g}, threshold {})", escape_line(c.base_source),
+                         escape_line(c.new_source), c.options.alpha, threshold_text(c.options)),
+             width, "  "))
+        out << l << '\n';
+    out << '\n';
     const bool p99 = with_p99(c);
     std::vector<std::vector<std::string>> rows = {header(p99)};
     // Labels, options and errors come from the records: escaped, so no
@@ -270,34 +288,67 @@ void write_table(const comparison& c, std::ostream& out) {
         for (std::string& cell : rows.back())
             cell = escape_line(cell);
     }
-    // Display width: count UTF-8 lead bytes only (µs, ±).
-    auto width = [](const std::string& s) {
-        std::size_t w = 0;
-        for (unsigned char ch : s)
-            w += (ch & 0xC0) != 0x80;
-        return w;
-    };
-    std::vector<std::size_t> widths(rows.front().size(), 0);
-    for (const auto& r : rows)
-        for (std::size_t i = 0; i + 1 < r.size(); ++i)
-            widths[i] = std::max(widths[i], width(r[i]));
-    for (const auto& r : rows) {
-        std::string line;
-        for (std::size_t i = 0; i < r.size(); ++i) {
-            const std::size_t pad = i + 1 < r.size() ? widths[i] - width(r[i]) : 0;
-            const bool left = i < 2 || i + 1 == r.size();
-            line += left ? r[i] + std::string(pad, ' ') : std::string(pad, ' ') + r[i];
-            if (i + 1 < r.size()) line += "  ";
+    if (width > 0 && whole_width(rows) > width) {
+        // Too wide: split as run's plain tables are (table_layout.hpp),
+        // every table starting with the format (shortened in the middle as
+        // far as it must be) and the data set.
+        detail::results_table split;
+        split.key_columns = 2;
+        auto swapped = [](std::vector<std::string> r) {
+            std::swap(r[0], r[1]);
+            return r;
+        };
+        // The verdict, a sentence, follows the tables, one wrapped line
+        // per case.
+        auto figures = [&](const std::vector<std::string>& r) {
+            std::vector<std::string> cells = swapped(r);
+            cells.pop_back();
+            return cells;
+        };
+        split.header = figures(rows.front());
+        for (std::size_t i = 0; i < split.header.size(); ++i)
+            split.numeric.push_back(i >= 2);
+        for (std::size_t r = 1; r < rows.size(); ++r)
+            split.rows.push_back(figures(rows[r]));
+        const auto tables = detail::lay_out_plain(split, width);
+        for (std::size_t i = 0; i < tables.size(); ++i) {
+            if (i) out << '\n';
+            for (const std::string& l : detail::table_lines(tables[i], {}))
+                out << l << '\n';
         }
-        out << line << '\n';
+        out << "\n verdict:\n";
+        for (std::size_t r = 1; r < rows.size(); ++r)
+            for (const std::string& l : detail::wrap_words(
+                     fmt::format("  {} ({}): {}", rows[r][1], rows[r][0], rows[r].back()), width, "    "))
+                out << l << '\n';
+    } else {
+        std::vector<std::size_t> widths(rows.front().size(), 0);
+        for (const auto& r : rows)
+            for (std::size_t i = 0; i + 1 < r.size(); ++i)
+                widths[i] = std::max(widths[i], detail::display_width(r[i]));
+        for (const auto& r : rows) {
+            std::string line;
+            for (std::size_t i = 0; i < r.size(); ++i) {
+                const std::size_t pad = i + 1 < r.size() ? widths[i] - detail::display_width(r[i]) : 0;
+                const bool left = i < 2 || i + 1 == r.size();
+                line += left ? r[i] + std::string(pad, ' ') : std::string(pad, ' ') + r[i];
+                if (i + 1 < r.size()) line += "  ";
+            }
+            out << line << '\n';
+        }
     }
     out << '\n';
     for (const std::string& l : summary_lines(c))
-        out << escape_line(l) << '\n';
-    out << "ratio = new median / base median (above 1: slower); change [interval: the quotient of the two "
-           "medians' 95% intervals]; p: "
-           "two-sided Mann-Whitney U over the samples each median rests on\n";
-    if (p99) out << p99_note << '\n';
+        for (const std::string& w : detail::wrap_words(escape_line(l), width, "  "))
+            out << w << '\n';
+    for (const std::string& w : detail::wrap_words(
+             "ratio = new median / base median (above 1: slower); change [interval: the quotient of the two "
+             "medians' 95% intervals]; p: two-sided Mann-Whitney U over the samples each median rests on",
+             width, "  "))
+        out << w << '\n';
+    if (p99)
+        for (const std::string& w : detail::wrap_words(p99_note, width, "  "))
+            out << w << '\n';
 }
 
 std::string md_cell(const std::string& s) {
@@ -333,9 +384,9 @@ void write_markdown(const comparison& c, std::ostream& out) {
 
 } // namespace
 
-void write_comparison(const comparison& c, std::string_view format, std::ostream& out) {
+void write_comparison(const comparison& c, std::string_view format, std::ostream& out, std::size_t width) {
     if (format == "table")
-        write_table(c, out);
+        write_table(c, out, width);
     else if (format == "json")
         write_json(c, out);
     else if (format == "markdown")
