@@ -3,6 +3,7 @@
 
 #include "base/text.hpp"
 #include "results/figures.hpp"
+#include "results/summary.hpp"
 #include "run/estimate.hpp"
 #include "run/study_run.hpp"
 #include "study/access.hpp"
@@ -99,6 +100,7 @@ public:
         bool wrote = false;
         std::size_t repetitions = 0;
         double write_s = not_a_number, read_s = not_a_number;
+        double spread = 0;
         bool ok = false;
         std::string error;
     };
@@ -120,13 +122,19 @@ public:
         m.previous_done = m.last_done;
         m.last_done = clock_type::now();
         m.repetitions = r.samples.size();
+        // The last repetition's timed phases, like its parts: the first
+        // one's are cold (no warm-up while calibrating).
+        m.write_s = r.samples.back().write.wall_s;
+        m.read_s = r.samples.back().read.wall_s;
     }
     void case_finished(const case_result& r, bool) override {
         marks& m = marks_.at(r.spec.index);
         m.finished = clock_type::now();
         m.ok = r.status == case_status::ok && m.wrote && m.repetitions > 0;
-        m.write_s = r.figures.write.median_s;
-        m.read_s = r.figures.read.median_s;
+        auto cv = [](const phase_figures& f) {
+            return f.mean_s > 0 && std::isfinite(f.stddev_s) ? f.stddev_s / f.mean_s : 0.0;
+        };
+        m.spread = std::max(cv(r.figures.write), cv(r.figures.read));
         m.error = r.error.empty() ? to_string(r.status) : r.error;
     }
 
@@ -154,18 +162,43 @@ double elements_read(const case_spec& c) {
     return static_cast<double>(g.ops) * static_cast<double>(g.block);
 }
 
-std::optional<double> calibrated_seconds(const case_spec& c, const std::vector<calibration_point>& points) {
+double auto_repetitions(double cv, double precision) {
+    if (!(cv > 0) || !(precision > 0) || !std::isfinite(cv)) return 0;
+    const double n = 1.96 * 1.2533 * cv / precision;
+    return std::ceil(n * n);
+}
+
+double bookkeeping_per_sample() {
+    constexpr std::size_t n = 4000;
+    case_result r;
+    for (std::size_t i = 0; i < n; ++i) {
+        repetition rep;
+        rep.write.wall_s = 1e-5 + static_cast<double>(i % 7) * 1e-7;
+        rep.read.wall_s = 5e-6 + static_cast<double>(i % 5) * 1e-7;
+        r.samples.push_back(rep);
+    }
+    const auto t0 = clock_type::now();
+    constexpr int calls = 4;
+    for (int k = 0; k < calls; ++k)
+        summarize_case(r, 0.1, 5);
+    return since(t0) / calls / static_cast<double>(n);
+}
+
+std::optional<double> calibrated_seconds(const case_spec& c, const std::vector<calibration_point>& points,
+                                         double per_sample) {
     if (points.empty()) return std::nullopt;
     const auto n = static_cast<double>(c.dataset.count);
     const double e = elements_read(c);
     const double phases =
         by_count(points, &calibration_point::write_s, n) + by_read(points, &calibration_point::read_s, e);
-    const double runs = repetitions_to_run(phases, c.params);
+    const double auto_reps =
+        std::max<double>(auto_min_repetitions, auto_repetitions(points.front().spread, c.params.precision));
+    const double runs = repetitions_to_run(phases, c.params, auto_reps);
     if (!std::isfinite(runs)) return std::nullopt;
     const double repetition = by_count(points, &calibration_point::write_part_s, n) +
                               by_read(points, &calibration_point::read_part_s, e);
     return by_count(points, &calibration_point::setup_s, n) + runs * repetition +
-           by_count(points, &calibration_point::tail_s, n);
+           per_sample * runs * (runs + 1) / 2 + by_count(points, &calibration_point::tail_s, n);
 }
 
 std::vector<dataset_spec> calibration_datasets(const case_spec& c, std::uint64_t payload_bytes) {
@@ -199,7 +232,7 @@ calibration calibrate_study(const study& s, const registry& reg, const std::vect
         for (const dataset_spec& d : calibration_datasets(c)) {
             case_spec k = c;
             k.dataset = d;
-            k.params.repeat = 2;
+            k.params.repeat = c.params.repeat == 0 ? static_cast<unsigned>(auto_min_repetitions) : 2;
             k.params.warmup = 0;
             k.params.warmup_time = 0;
             k.params.min_time = 0;
@@ -219,6 +252,7 @@ calibration calibrate_study(const study& s, const registry& reg, const std::vect
     options.in_memory_bytes = in_memory_bytes;
     const run_outcome outcome = run_study(cal, reg, observers, options);
 
+    const double per_sample = bookkeeping_per_sample();
     std::vector<std::vector<calibration_point>> points(s.cases.size());
     std::vector<bool> failed(s.cases.size(), false);
     for (std::size_t k = 0; k < cal.cases.size(); ++k) {
@@ -243,10 +277,11 @@ calibration calibrate_study(const study& s, const registry& reg, const std::vect
         p.write_s = m.write_s;
         p.read_s = m.read_s;
         p.tail_s = seconds_between(m.last_done, m.finished);
+        p.spread = m.spread;
         points[i].push_back(p);
     }
     for (const case_spec& c : s.cases)
-        if (!failed[c.index]) out.seconds[c.index] = calibrated_seconds(c, points[c.index]);
+        if (!failed[c.index]) out.seconds[c.index] = calibrated_seconds(c, points[c.index], per_sample);
     out.interrupted = outcome.interrupted;
     out.took_s = since(t0);
     return out;

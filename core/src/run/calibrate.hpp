@@ -26,10 +26,17 @@ struct calibration_point {
     double setup_s = 0;      // case start .. its first write phase
     double write_part_s = 0; // last repetition: the previous one's end .. its read phase (write, cache step)
     double read_part_s = 0;  // its read phase .. its end (read, verification)
-    double write_s = 0;      // median timed write (what min_time and max_time count, with the read)
-    double read_s = 0;       // median timed read
+    double write_s = 0;      // the last repetition's timed write (what min_time and max_time count)
+    double read_s = 0;       // and read
     double tail_s = 0;       // the last repetition's end .. the case's end
+    double spread = 0;       // the larger coefficient of variation of the two timed phases (0: unknown)
 };
+
+// repeat: auto's repetitions for a coefficient of variation `cv`: the
+// normal approximation of the median's 95% interval (docs/cli.md,
+// "repeat: auto"), (1.96 x 1.2533 x cv / precision)^2, rounded up; 0 for
+// an unknown cv.
+double auto_repetitions(double cv, double precision);
 
 // The elements one READ phase of `c` reads: the count (whole, sequential
 // by default); ops x block (random, strided, sequential with access_ops);
@@ -43,8 +50,19 @@ double elements_read(const case_spec& c);
 // point or two with the same x, in proportion to x from their mean. Then
 // setup + (warm-ups + repetitions) x (write part + read part) + tail, the
 // counts as repetitions_to_run (estimate.hpp) gives them for the scaled
-// timed phases. nullopt without points.
-std::optional<double> calibrated_seconds(const case_spec& c, const std::vector<calibration_point>& points);
+// timed phases (repeat: auto: auto_repetitions of the first point's
+// spread, within its bounds). nullopt without points.
+// `per_sample`: what the runner's bookkeeping after each repetition costs
+// per sample taken so far (it summarizes every sample again,
+// results/summary.hpp), added as per_sample x N (N + 1) / 2 for N
+// repetitions and warm-ups: most of a case with thousands of tiny
+// repetitions.
+std::optional<double> calibrated_seconds(const case_spec& c, const std::vector<calibration_point>& points,
+                                         double per_sample = 0);
+
+// per_sample for calibrated_seconds, timed here on a made-up case of
+// 4000 samples.
+double bookkeeping_per_sample();
 
 // A case's payload above which calibration runs it at a reduced count.
 inline constexpr std::uint64_t calibration_payload_bytes = std::uint64_t{2} << 20;
@@ -54,7 +72,9 @@ inline constexpr std::uint64_t calibration_payload_bytes = std::uint64_t{2} << 2
 // pattern) or it is read from a file; else that payload's count and a
 // quarter of it (no fewer than 2 access blocks). A shape keeps its rank:
 // each extent shrinks alike, none below 32 or its own extent, so that
-// chunks and planes still fit. (calibrate_study also gives a random,
+// chunks and planes still fit. (calibrate_study runs two repetitions, six
+// for repeat: auto, whose spread tells how many it will take, and gives a
+// random,
 // strided or sequential pattern no more operations than `payload_bytes`
 // of blocks, so that their reading and verification stay short.)
 std::vector<dataset_spec> calibration_datasets(const case_spec& c,
