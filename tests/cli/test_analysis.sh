@@ -3,7 +3,8 @@
 # plan and run (case numbers of the full plan, the baseline pulled in,
 # unknown fields and empty selections exit 2, --resume of a filtered run);
 # plan's estimates (every file a run leaves is within plan's DISK bound,
-# --from gives times, warnings for too little disk or memory); noise shown
+# --from gives times, and without it calibration runs do, warnings for too
+# little disk or memory); noise shown
 # (the misbehave plugin's first write made 300 ms slow: a warning naming the
 # CV and the outlier, the console's ~ mark, the record's findings and the
 # speed-up interval; too few samples; the noise_cv key); the cost model of
@@ -111,6 +112,14 @@ expect_status 0 "$FB" plan sizes.yaml --from sizes.json --set 'datasets.0.count=
 expect_in "$work/out" "TIME"
 expect_in "$work/out" "time: about"
 expect_in "$work/out" "for the 15 of 15 cases"
+# without --from: each case runs briefly (calibration) and gets a time; the
+# total names its source; --no-calibrate runs nothing and prints no time
+expect_status 0 "$FB" plan sizes.yaml
+expect_in "$work/err" "calibrating: each case runs twice"
+expect_in "$work/out" "TIME"
+expect_in "$work/out" "for the 10 of 10 cases calibrated (source: calibration runs now"
+expect_status 0 "$FB" plan sizes.yaml --no-calibrate
+grep -q "TIME\|time: about" "$work/out" && fail "plan --no-calibrate printed a time"
 # 10^13 values: more disk than any test machine has free, and, whole, more
 # memory than the process may use (streamed: three 80 TB chunks)
 expect_status 0 "$FB" plan sizes.yaml --set datasets.0.count=1e13 --filter raw --filter dtype=f64

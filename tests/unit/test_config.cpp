@@ -4,6 +4,7 @@
 // and --set must reach every key of the schema and nothing else.
 #include "base/suggest.hpp"
 #include "host/registry.hpp"
+#include "report/plan_output.hpp"
 #include "study/checks.hpp"
 #include "study/plan.hpp"
 #include "study/reader.hpp"
@@ -809,7 +810,7 @@ TEST(plan, describe_case_and_table) {
                                  "<t>");
     EXPECT_EQ(fb::describe_case(s.cases[0]), "f64-uniform-1e6 | zlib | chunk 64KiB | warm | sync none");
     std::ostringstream out;
-    fb::print_plan(s, out);
+    fb::print_plan(fb::make_plan_table(s), out, 0);
     const std::string text = out.str();
     EXPECT_NE(text.find("study p (<t>): 2 cases from 1 dataset x 1 format"), std::string::npos) << text;
     EXPECT_NE(text.find("#  DATASET          DTYPE    COUNT  FORMAT  PLUGIN  OPTIONS  CHUNK  CACHE  SYNC"),

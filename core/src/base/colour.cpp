@@ -1,6 +1,8 @@
 // Terminal colour (colour.hpp).
 #include "base/colour.hpp"
 
+#include "base/launcher.hpp"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -16,6 +18,10 @@ colour_mode parse_colour_mode(std::string_view word) {
 bool colour_wanted(colour_mode mode, int fd) {
     if (mode != colour_mode::automatic) return mode == colour_mode::always;
     if (!::isatty(fd)) return false;
+    // Open MPI gives each rank a pseudo-terminal whatever mpirun's own
+    // output is (a pipe, a file); the rank cannot see that output, so under
+    // a launcher only --color always colours.
+    if (launcher_variables_set()) return false;
     if (const char* no = std::getenv("NO_COLOR"); no && *no) return false;
     const char* term = std::getenv("TERM");
     return !(term && std::string_view(term) == "dumb");

@@ -13,8 +13,10 @@ enum class colour_mode { automatic, always, never };
 // "auto", "always", "never"; the CLI checks the word before calling.
 colour_mode parse_colour_mode(std::string_view word);
 
-// always: true; never: false; automatic: `fd` is a terminal, NO_COLOR is
-// unset or empty (https://no-color.org) and TERM is not "dumb".
+// always: true; never: false; automatic: `fd` is a terminal, no MPI
+// launcher started the process (launcher.hpp: Open MPI hands every rank a
+// pseudo-terminal even when mpirun's output is piped), NO_COLOR is unset or
+// empty (https://no-color.org) and TERM is not "dumb".
 bool colour_wanted(colour_mode mode, int fd);
 
 enum class tone { good, bad, warn, faint };

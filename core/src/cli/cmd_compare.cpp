@@ -42,7 +42,7 @@ void add_compare_command(CLI::App& app, const global_options& /*global*/, comman
             comparison c = compare_results(base, next, o);
             c.base_source = args->base;
             c.new_source = args->next;
-            write_comparison(c, args->format, std::cout);
+            write_comparison(c, args->format, std::cout, output_width("", 0));
             std::cout.flush();
             return c.gate_fails() ? exit_case_failed : exit_ok;
         };

@@ -5,7 +5,9 @@
 #include "base/dtype.hpp"
 #include "base/error.hpp"
 #include "base/suggest.hpp"
+#include "base/text.hpp"
 #include "cli/commands.hpp"
+#include "report/terminal_text.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -116,26 +118,46 @@ int describe_plugin(const global_options& global, const std::string& arg, bool j
         fmt::print("{}\n", plugin_json(p).dump(2));
         return 0;
     }
-    fmt::print("{} {}\n  {}\n\n", p.id(), p.version(), p.description());
-    fmt::print("  {:<14}{}\n", "license", p.license());
-    fmt::print("  {:<14}{}\n", "file", p.file().string());
-    fmt::print("  {:<14}{}.{}\n", "plugin ABI", p.abi_major(), p.abi_minor());
-    fmt::print("  {:<14}{}\n", "extension", p.extension().empty() ? "(none)" : "." + p.extension());
-    fmt::print("  {:<14}{}\n", "dtypes", join(dtype_names(p.dtypes())));
-    fmt::print("  {:<14}{}\n", "capabilities", join(capability_names(p.flags())));
+    // Every string is the plugin's (choices exactly as a study must spell
+    // them): escaped to one line each, so a descriptor cannot move the
+    // cursor or colour the terminal, then wrapped to the width.
+    const std::size_t width = output_width("", 0);
+    auto say = [&](const std::string& text, const std::string& indent, const std::string& more,
+                   const std::string& separator = " ") {
+        const std::size_t room = width == 0 ? 0 : std::max<std::size_t>(20, width - indent.size());
+        for (const std::string& l : separator == " " ? detail::wrap_words(text, room, more)
+                                                     : detail::wrap_at(text, separator, room, more))
+            fmt::print("{}{}\n", indent, l);
+    };
+    auto field = [&](const char* name, const std::string& value, const std::string& separator = " ") {
+        say(fmt::format("{:<14}{}", name, value), "  ", std::string(14, ' '), separator);
+    };
+    say(escape_line(p.id()) + " " + escape_line(p.version()), "", "  ");
+    say(escape_line(p.description()), "  ", "");
+    fmt::print("\n");
+    field("license", escape_line(p.license()));
+    field("file", escape_line(p.file().string()));
+    field("plugin ABI", fmt::format("{}.{}", p.abi_major(), p.abi_minor()));
+    field("extension", p.extension().empty() ? "(none)" : "." + escape_line(p.extension()));
+    field("dtypes", join(dtype_names(p.dtypes())), ", ");
+    field("capabilities", join(capability_names(p.flags())), ", ");
     const auto extensions = p.extension_ids();
-    fmt::print("  {:<14}{}\n", "extensions", extensions.empty() ? "(none)" : join(extensions));
-    fmt::print("  {:<14}{}{}\n", "access", join(p.access_patterns()),
-               p.has(FB_CAP_DIRECT_IO) ? "; direct: true" : "");
+    std::vector<std::string> shown;
+    for (const auto& e : extensions)
+        shown.push_back(escape_line(e));
+    field("extensions", extensions.empty() ? "(none)" : join(shown), ", ");
+    field("access", join(p.access_patterns()) + (p.has(FB_CAP_DIRECT_IO) ? "; direct: true" : ""), ", ");
     fmt::print("\n  options:{}\n", p.options().empty() ? " (none)" : "");
     for (const auto& o : p.options()) {
         std::string range = range_text(o);
-        fmt::print("    {}  {}  default: {}{}\n", o.name, option_type_name(o.type),
-                   o.default_value.empty() ? "\"\"" : o.default_value,
-                   range.empty()
-                       ? ""
-                       : "  " + std::string(o.type == FB_OPT_CHOICE ? "choices: " : "range: ") + range);
-        fmt::print("        {}\n", o.help);
+        say(fmt::format("{}  {}  default: {}{}", escape_line(o.name), option_type_name(o.type),
+                        o.default_value.empty() ? "\"\"" : escape_line(o.default_value),
+                        range.empty()
+                            ? ""
+                            : "  " + std::string(o.type == FB_OPT_CHOICE ? "choices: " : "range: ") +
+                                  escape_line(range)),
+            "    ", "    ", o.type == FB_OPT_CHOICE ? " | " : " ");
+        say(escape_line(o.help), "        ", "");
     }
     return 0;
 }

@@ -34,7 +34,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <map>
@@ -64,32 +63,6 @@ struct run_arguments {
     std::string width;                // --width N|unlimited ("" : COLUMNS, the terminal, or 100)
     std::vector<std::string> columns; // --columns
 };
-
-// The console's width (docs/cli.md, "The table"): --width, else COLUMNS,
-// else the terminal's on standard output, else 100; 0 is unlimited.
-std::size_t table_width(const std::string& flag) {
-    auto parse = [](const std::string& text) -> std::optional<std::size_t> {
-        if (text == "unlimited") return 0;
-        std::size_t n = 0;
-        for (char c : text) {
-            if (c < '0' || c > '9' || n > 100000) return std::nullopt;
-            n = n * 10 + static_cast<std::size_t>(c - '0');
-        }
-        if (text.empty() || n < 40) return std::nullopt;
-        return n;
-    };
-    if (!flag.empty()) {
-        if (auto w = parse(flag)) return *w;
-        throw usage_error(
-            fmt::format("--width: expected a number of columns, 40 or more, or 'unlimited', got '{}'", flag));
-    }
-    if (const char* env = std::getenv("COLUMNS"); env && *env)
-        if (auto w = parse(env); w && *w > 0) return *w;
-    struct winsize ws {};
-    if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
-        return ws.ws_col;
-    return 100;
-}
 
 // What a run needs, checked before the first case.
 struct prepared_run {
@@ -175,7 +148,7 @@ prepared_run prepare(const global_options& global, const run_arguments& a, bool 
 int run_command(const global_options& global, const run_arguments& a) {
     // The layout flags are checked before anything runs.
     if (!a.columns.empty()) detail::check_column_ids(a.columns, "--columns");
-    const std::size_t width = table_width(a.width);
+    const std::size_t width = output_width(a.width, 100);
     // Under an MPI launcher every rank runs this; without one, no MPI at all.
     std::unique_ptr<communicator> world = join_mpi_world();
     const bool leader = !world || world->rank() == 0;
@@ -255,14 +228,17 @@ int run_command(const global_options& global, const run_arguments& a) {
             for (const case_result& c : cases)
                 for (const auto& finding : c.figures.noise)
                     fmt::print(stderr, "formatbench: warning: case {} ({}): {}\n", c.spec.index,
-                               describe_case(c.spec), finding);
+                               escape_line(describe_case(c.spec)), escape_line(finding));
         if (auto text =
                 noise_summary_text(summarize_noise(cases, p->s.noise_min_samples), p->s.noise_cv,
                                    p->s.noise_min_samples, a.verbose, summarize_machine(outcome.result).busy))
-            for (const std::string& l : detail::wrap_words("formatbench: warning: " + *text, width, "  "))
+            // Format labels in it are the study's: escaped (base/text.hpp).
+            for (const std::string& l :
+                 detail::wrap_words("formatbench: warning: " + escape_line(*text), width, "  "))
                 fmt::print(stderr, "{}\n", l);
         if (auto finding = short_rewarm_finding(outcome.result))
-            for (const std::string& l : detail::wrap_words("formatbench: warning: " + *finding, width, "  "))
+            for (const std::string& l :
+                 detail::wrap_words("formatbench: warning: " + escape_line(*finding), width, "  "))
                 fmt::print(stderr, "{}\n", l);
     }
     const std::string error_word = paint(tone::bad, "error:", colour_for(global, STDERR_FILENO));

@@ -29,6 +29,13 @@ inline bool colour_for(const global_options& global, int fd) {
     return colour_wanted(parse_colour_mode(global.colour), fd);
 }
 
+// The columns a command lays its text out for (docs/cli.md, "The table"):
+// `flag` (--width: N of at least 40, or "unlimited": 0), else COLUMNS, else
+// the terminal's width on standard output, else `otherwise` (run: 100;
+// plan, compare, describe: 0, unlimited, for a file or a pipe). Throws
+// usage_error for a bad flag.
+std::size_t output_width(const std::string& flag, std::size_t otherwise);
+
 // Returns the process exit code.
 using command_action = std::function<int()>;
 

@@ -56,9 +56,9 @@ int main(int argc, char** argv) {
         ->allow_extra_args(false); // one folder per flag: `describe --plugin-path DIR ID` keeps ID
     app.add_flag("-q,--quiet", global.quiet,
                  "do not report plugin files that were skipped (run: the same as run --quiet)");
-    app.add_option(
-           "--color", global.colour,
-           "colour on a terminal: auto (a terminal, NO_COLOR unset or empty, TERM not dumb), always or never")
+    app.add_option("--color", global.colour,
+                   "colour on a terminal: auto (a terminal, no MPI launcher, NO_COLOR unset or empty, TERM "
+                   "not dumb), always or never")
         ->check(CLI::IsMember({"auto", "always", "never"}))
         ->type_name("WHEN")
         ->default_str("auto");

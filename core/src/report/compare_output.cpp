@@ -6,6 +6,8 @@
 
 #include "base/error.hpp"
 #include "report/table.hpp"
+#include "report/table_layout.hpp"
+#include "report/terminal_text.hpp"
 #include "report/units.hpp"
 #include "results/figures.hpp"
 
@@ -212,44 +214,76 @@ std::vector<std::string> row(const case_comparison& k) {
             verdict(k)};
 }
 
-void write_table(const comparison& c, std::ostream& out) {
-    out << fmt::format("compare: base {} -> new {} (alpha {:g}, threshold {})\n\n",
-                       escape_line(c.base_source), escape_line(c.new_source), c.options.alpha,
-                       threshold_text(c.options));
-    const detail::results_table t = comparison_table(c);
-    std::vector<std::vector<std::string>> rows = {t.header};
+void write_table(const comparison& c, std::ostream& out, std::size_t width) {
+    for (const std::string& l : detail::wrap_words(
+             fmt::format("compare: base {} -> new {} (alpha {:g}, threshold {})", escape_line(c.base_source),
+                         escape_line(c.new_source), c.options.alpha, threshold_text(c.options)),
+             width, "  "))
+        out << l << '\n';
+    out << '\n';
+    detail::results_table t = comparison_table(c);
     // Labels, options and errors come from the records: escaped, so no
     // escape sequence reaches the terminal and no newline forges a row.
-    for (const auto& r : t.rows) {
-        rows.push_back(r);
-        for (std::string& cell : rows.back())
+    for (auto& r : t.rows)
+        for (std::string& cell : r)
             cell = escape_line(cell);
-    }
-    // Display width: count UTF-8 lead bytes only (µs, ±).
-    auto width = [](const std::string& s) {
-        std::size_t w = 0;
-        for (unsigned char ch : s)
-            w += (ch & 0xC0) != 0x80;
-        return w;
-    };
+    std::vector<std::vector<std::string>> rows = {t.header};
+    rows.insert(rows.end(), t.rows.begin(), t.rows.end());
     std::vector<std::size_t> widths(rows.front().size(), 0);
     for (const auto& r : rows)
         for (std::size_t i = 0; i + 1 < r.size(); ++i)
-            widths[i] = std::max(widths[i], width(r[i]));
-    for (const auto& r : rows) {
-        std::string line;
-        for (std::size_t i = 0; i < r.size(); ++i) {
-            const std::size_t pad = i + 1 < r.size() ? widths[i] - width(r[i]) : 0;
-            line += t.numeric[i] ? std::string(pad, ' ') + r[i] : r[i] + std::string(pad, ' ');
-            if (i + 1 < r.size()) line += "  ";
+            widths[i] = std::max(widths[i], detail::display_width(r[i]));
+    std::size_t whole = detail::display_width(rows.front().back());
+    for (const auto& r : rows)
+        whole = std::max(whole, detail::display_width(r.back()));
+    for (std::size_t i = 0; i + 1 < widths.size(); ++i)
+        whole += widths[i] + 2;
+    if (width > 0 && whole > width) {
+        // Too wide: split as run's plain tables are (table_layout.hpp),
+        // every table starting with the format (shortened in the middle as
+        // far as it must be) and the data set; the verdict, a sentence,
+        // follows the tables, one wrapped line per case.
+        detail::results_table split;
+        split.key_columns = 2;
+        auto figures = [](std::vector<std::string> r) {
+            std::swap(r[0], r[1]);
+            r.pop_back();
+            return r;
+        };
+        split.header = figures(t.header);
+        for (std::size_t i = 0; i < split.header.size(); ++i)
+            split.numeric.push_back(i >= 2);
+        for (const auto& r : t.rows)
+            split.rows.push_back(figures(r));
+        const auto tables = detail::lay_out_plain(split, width);
+        for (std::size_t i = 0; i < tables.size(); ++i) {
+            if (i) out << '\n';
+            for (const std::string& l : detail::table_lines(tables[i], {}))
+                out << l << '\n';
         }
-        out << line << '\n';
+        out << "\n verdict:\n";
+        for (const auto& r : t.rows)
+            for (const std::string& l :
+                 detail::wrap_words(fmt::format("  {} ({}): {}", r[1], r[0], r.back()), width, "    "))
+                out << l << '\n';
+    } else {
+        for (const auto& r : rows) {
+            std::string line;
+            for (std::size_t i = 0; i < r.size(); ++i) {
+                const std::size_t pad = i + 1 < r.size() ? widths[i] - detail::display_width(r[i]) : 0;
+                line += t.numeric[i] ? std::string(pad, ' ') + r[i] : r[i] + std::string(pad, ' ');
+                if (i + 1 < r.size()) line += "  ";
+            }
+            out << line << '\n';
+        }
     }
     out << '\n';
     for (const std::string& l : comparison_lines(c))
-        out << escape_line(l) << '\n';
+        for (const std::string& w : detail::wrap_words(escape_line(l), width, "  "))
+            out << w << '\n';
     for (const std::string& l : comparison_legend(c))
-        out << l << '\n';
+        for (const std::string& w : detail::wrap_words(l, width, "  "))
+            out << w << '\n';
 }
 
 std::string md_cell(const std::string& s) {
@@ -363,9 +397,9 @@ std::vector<std::string> comparison_changes(const comparison& c) {
     return lines;
 }
 
-void write_comparison(const comparison& c, std::string_view format, std::ostream& out) {
+void write_comparison(const comparison& c, std::string_view format, std::ostream& out, std::size_t width) {
     if (format == "table")
-        write_table(c, out);
+        write_table(c, out, width);
     else if (format == "json")
         write_json(c, out);
     else if (format == "markdown")

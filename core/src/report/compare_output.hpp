@@ -3,6 +3,7 @@
 
 #include "results/compare.hpp"
 
+#include <cstddef>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -14,8 +15,11 @@ namespace detail {
 struct results_table; // report/table.hpp
 }
 
-// "table" (aligned text), "json", "markdown"; usage_error otherwise.
-void write_comparison(const comparison& c, std::string_view format, std::ostream& out);
+// "table" (aligned text), "json", "markdown"; usage_error otherwise. The
+// table for `width` columns (0: unlimited): when too wide, split over
+// tables that each start with the format and the data set, as run's plain
+// tables are (table_layout.hpp), the lines under it wrapped.
+void write_comparison(const comparison& c, std::string_view format, std::ostream& out, std::size_t width = 0);
 
 // The pieces of the table rendering, for the HTML report of several
 // records (html.hpp), so that it says what `compare` says:

@@ -82,17 +82,7 @@ bool same_run_params(const run_params& a, const run_params& b) {
 // auto counts `auto_reps` repetitions (an earlier run's count of the same
 // case, else auto_min_repetitions), at most max_time's worth.
 double case_seconds(double per, const run_params& p, double auto_reps = auto_min_repetitions) {
-    if (!std::isfinite(per)) return not_a_number;
-    double reps = p.repeat;
-    if (p.repeat == 0) {
-        reps = std::max<double>(auto_min_repetitions, auto_reps);
-        if (per > 0)
-            reps = std::max<double>(auto_min_repetitions, std::min(reps, std::ceil(p.max_time / per)));
-    }
-    if (per > 0) reps = std::max(reps, std::ceil(p.min_time / per));
-    double warm = p.warmup;
-    if (per > 0) warm = std::max(warm, std::ceil(p.warmup_time / per));
-    return (reps + warm) * per;
+    return repetitions_to_run(per, p, auto_reps) * per;
 }
 
 double case_seconds(const case_result& r, const run_params& p, double scale) {
@@ -128,6 +118,21 @@ std::optional<double> model_repetition_s(const case_spec& c, const std::vector<c
 }
 
 } // namespace
+
+double repetitions_to_run(double phases_s, const run_params& p, double auto_reps) {
+    const double per = phases_s;
+    if (!std::isfinite(per)) return not_a_number;
+    double reps = p.repeat;
+    if (p.repeat == 0) {
+        reps = std::max<double>(auto_min_repetitions, auto_reps);
+        if (per > 0)
+            reps = std::max<double>(auto_min_repetitions, std::min(reps, std::ceil(p.max_time / per)));
+    }
+    if (per > 0) reps = std::max(reps, std::ceil(p.min_time / per));
+    double warm = p.warmup;
+    if (per > 0) warm = std::max(warm, std::ceil(p.warmup_time / per));
+    return reps + warm;
+}
 
 std::uint64_t file_size_bound(const case_spec& c, const plugin* p) {
     if (p && p->has(FB_CAP_NO_FILE)) return 0;

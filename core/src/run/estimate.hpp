@@ -10,6 +10,7 @@
 #include "host/registry.hpp"
 #include "results/cost_model.hpp"
 #include "results/result.hpp"
+#include "results/summary.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -32,6 +33,13 @@ std::uint64_t file_size_bound(const case_spec& c, const plugin* p);
 
 // A cost-model fit predicts counts up to this factor outside its valid range.
 inline constexpr double model_reach = 2;
+
+// The repetitions, warm-ups included, of a case whose timed phases (write +
+// read) take `phases_s` seconds each time: `repeat` (repeat: auto:
+// `auto_reps`, at least auto_min_repetitions, at most max_time's worth), no
+// fewer than min_time's worth; `warmup`, no fewer than warmup_time's worth.
+// NaN when phases_s is not finite.
+double repetitions_to_run(double phases_s, const run_params& p, double auto_reps = auto_min_repetitions);
 
 // The run time of `c` from the cases of an earlier run: the case with the
 // same key (`source` "same case"); else, from the earlier run's cost model

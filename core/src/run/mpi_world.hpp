@@ -7,16 +7,12 @@
 // refused, instead of N processes each running the whole study.
 #pragma once
 
+#include "base/launcher.hpp" // launched_by_mpi
 #include "run/communicator.hpp"
 
 #include <memory>
 
 namespace formatbench {
-
-// The launcher's variables: Open MPI (OMPI_COMM_WORLD_SIZE), PMIx
-// (PMIX_RANK: Open MPI 4+, srun --mpi=pmix), PMI (PMI_SIZE: MPICH's hydra,
-// srun --mpi=pmi2). FORMATBENCH_MPI=0 ignores them, =1 forces MPI.
-bool launched_by_mpi();
 
 // Null when not launched by MPI. Throws usage_error when launched with
 // several ranks by a build without MPI.
