@@ -295,10 +295,15 @@ std::vector<laid_out_table> lay_out_plain(const results_table& t, std::size_t wi
     // label gives up only what the widest of those tables needs.
     std::size_t label_width = natural_label_width(t);
     if (width > 0 && !cols.empty()) {
+        // Each table holds the key columns and at least one more.
+        const std::size_t keys = std::clamp<std::size_t>(t.key_columns, 1, cols.size());
         std::size_t need = label_width;
-        for (std::size_t i = 1; i < cols.size(); ++i)
-            need = std::min(need, label_width_for(build(t, {cols[0], cols[i]}, label_width, false),
-                                                  label_width, width, min_label_width));
+        for (std::size_t i = keys; i < cols.size(); ++i) {
+            std::vector<display_column> one(cols.begin(), cols.begin() + static_cast<std::ptrdiff_t>(keys));
+            one.push_back(cols[i]);
+            need = std::min(need, label_width_for(build(t, one, label_width, false), label_width, width,
+                                                  min_label_width));
+        }
         label_width = need;
     }
     return pack(t, cols, distinct_cut(t, label_width), false, width);
