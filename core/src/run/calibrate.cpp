@@ -168,24 +168,7 @@ double auto_repetitions(double cv, double precision) {
     return std::ceil(n * n);
 }
 
-double bookkeeping_per_sample() {
-    constexpr std::size_t n = 4000;
-    case_result r;
-    for (std::size_t i = 0; i < n; ++i) {
-        repetition rep;
-        rep.write.wall_s = 1e-5 + static_cast<double>(i % 7) * 1e-7;
-        rep.read.wall_s = 5e-6 + static_cast<double>(i % 5) * 1e-7;
-        r.samples.push_back(rep);
-    }
-    const auto t0 = clock_type::now();
-    constexpr int calls = 4;
-    for (int k = 0; k < calls; ++k)
-        summarize_case(r, 0.1, 5);
-    return since(t0) / calls / static_cast<double>(n);
-}
-
-std::optional<double> calibrated_seconds(const case_spec& c, const std::vector<calibration_point>& points,
-                                         double per_sample) {
+std::optional<double> calibrated_seconds(const case_spec& c, const std::vector<calibration_point>& points) {
     if (points.empty()) return std::nullopt;
     const auto n = static_cast<double>(c.dataset.count);
     const double e = elements_read(c);
@@ -198,7 +181,7 @@ std::optional<double> calibrated_seconds(const case_spec& c, const std::vector<c
     const double repetition = by_count(points, &calibration_point::write_part_s, n) +
                               by_read(points, &calibration_point::read_part_s, e);
     return by_count(points, &calibration_point::setup_s, n) + runs * repetition +
-           per_sample * runs * (runs + 1) / 2 + by_count(points, &calibration_point::tail_s, n);
+           by_count(points, &calibration_point::tail_s, n);
 }
 
 std::vector<dataset_spec> calibration_datasets(const case_spec& c, std::uint64_t payload_bytes) {
@@ -252,7 +235,6 @@ calibration calibrate_study(const study& s, const registry& reg, const std::vect
     options.in_memory_bytes = in_memory_bytes;
     const run_outcome outcome = run_study(cal, reg, observers, options);
 
-    const double per_sample = bookkeeping_per_sample();
     std::vector<std::vector<calibration_point>> points(s.cases.size());
     std::vector<bool> failed(s.cases.size(), false);
     for (std::size_t k = 0; k < cal.cases.size(); ++k) {
@@ -281,7 +263,7 @@ calibration calibrate_study(const study& s, const registry& reg, const std::vect
         points[i].push_back(p);
     }
     for (const case_spec& c : s.cases)
-        if (!failed[c.index]) out.seconds[c.index] = calibrated_seconds(c, points[c.index], per_sample);
+        if (!failed[c.index]) out.seconds[c.index] = calibrated_seconds(c, points[c.index]);
     out.interrupted = outcome.interrupted;
     out.took_s = since(t0);
     return out;

@@ -52,17 +52,7 @@ double elements_read(const case_spec& c);
 // counts as repetitions_to_run (estimate.hpp) gives them for the scaled
 // timed phases (repeat: auto: auto_repetitions of the first point's
 // spread, within its bounds). nullopt without points.
-// `per_sample`: what the runner's bookkeeping after each repetition costs
-// per sample taken so far (it summarizes every sample again,
-// results/summary.hpp), added as per_sample x N (N + 1) / 2 for N
-// repetitions and warm-ups: most of a case with thousands of tiny
-// repetitions.
-std::optional<double> calibrated_seconds(const case_spec& c, const std::vector<calibration_point>& points,
-                                         double per_sample = 0);
-
-// per_sample for calibrated_seconds, timed here on a made-up case of
-// 4000 samples.
-double bookkeeping_per_sample();
+std::optional<double> calibrated_seconds(const case_spec& c, const std::vector<calibration_point>& points);
 
 // A case's payload above which calibration runs it at a reduced count.
 inline constexpr std::uint64_t calibration_payload_bytes = std::uint64_t{2} << 20;

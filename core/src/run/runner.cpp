@@ -19,7 +19,8 @@ struct live_case {
     std::size_t position = 0; // in the plan
     std::unique_ptr<case_session> session;
     case_result result;
-    double elapsed = 0; // seconds of recorded write + read
+    double elapsed = 0;         // seconds of recorded write + read
+    std::size_t summarized = 0; // samples when its figures were last computed
     bool done = false;
 };
 
@@ -124,7 +125,17 @@ private:
         if (!res.verify.checked || v.outside_tolerance > res.verify.outside_tolerance ||
             (v.outside_tolerance == res.verify.outside_tolerance && v.mismatches > res.verify.mismatches))
             res.verify = v;
-        summarize_case(res, study_.noise_cv, study_.noise_min_samples);
+        // The figures decide when repeat: auto stops (their precision):
+        // summarized after each of the first 16 repetitions, then each time
+        // the samples grew by a tenth; a fixed repeat needs them only at
+        // the end. Summarizing after every repetition sorted every sample
+        // each time: a case of 7,000 quick repetitions under min_time spent
+        // 22 s on it for 0.05 s of samples.
+        const std::size_t n = res.samples.size();
+        if (res.spec.params.repeat == 0 && (n <= 16 || n >= c.summarized + c.summarized / 10)) {
+            summarize_case(res, study_.noise_cv, study_.noise_min_samples);
+            c.summarized = n;
+        }
         observers_.repetition_done(res);
         if (const auto stop = enough_samples(res, c.elapsed, options_.max_repetitions)) {
             res.stop = *stop;
