@@ -56,7 +56,8 @@ expect_status 2 "$FB" plan /dev/zero
 expect_in "$work/err" "is larger than"
 
 # A plugin message that is not UTF-8 is kept, escaped, in the record; a
-# terminal never receives its control characters raw.
+# terminal never receives its control characters raw, and its newline
+# cannot forge a row of the results table.
 cat > bytes.yaml <<EOF
 defaults: {repeat: 1, warmup: 0}
 plugin_path: [$FB_TEST_PLUGINS]
@@ -72,6 +73,10 @@ assert "invalid \\xff\\xfe bytes" in c["error"], c["error"]   # kept, escaped
 assert "\x1b[2J" not in c["error"] and "\\x1b[2J" in c["error"], c["error"]
 table = open(sys.argv[2], "rb").read()
 assert b"\x1b" not in table, "an escape sequence reached the terminal"
+# The message's newline stays inside its line: no row of the table is forged.
+lines = table.decode("utf-8", "replace").splitlines()
+assert not any(l.lstrip().startswith("forged") for l in lines), "a newline in a message forged a table row"
+assert any("\\n forged  1.00 ms" in l for l in lines), "the message's newline is not shown escaped"
 print("error kept:", c["error"])
 PY
 # Two runs in one folder: the second is refused before anything runs (they

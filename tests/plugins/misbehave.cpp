@@ -218,8 +218,9 @@ struct misbehave_format {
             auto start = std::chrono::steady_clock::now();
             if (mode_ == "fail_write")
                 throw error(FB_E_IO, "misbehave: write to '" + path_ + "' failed on purpose");
-            if (mode_ == "bad_message") // bytes that are not UTF-8, and a terminal escape sequence
-                throw error(FB_E_IO, "misbehave: invalid \xff\xfe bytes and \x1b[2J a screen clear");
+            if (mode_ == "bad_message") // bytes that are not UTF-8, a terminal escape sequence, a forged row
+                throw error(FB_E_IO, "misbehave: invalid \xff\xfe bytes and \x1b[2J a screen clear\n"
+                                     " forged  1.00 ms  2.00 ms  exact  ok");
             if (mode_ == "print") {
                 std::printf("misbehave says hello on stdout\n");
                 std::fflush(stdout);

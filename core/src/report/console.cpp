@@ -67,10 +67,10 @@ private:
 
     void render(const study_result& r, std::ostream& out) const {
         const std::size_t width = style_.width;
-        std::string title = escape_text(fmt::format("study '{}'", r.spec.name));
-        if (!r.spec.description.empty()) title += " - " + escape_text(r.spec.description);
+        std::string title = escape_line(fmt::format("study '{}'", r.spec.name));
+        if (!r.spec.description.empty()) title += " - " + escape_line(r.spec.description);
         print_prose(out, title, width);
-        const std::string context = escape_text(context_line(r.context));
+        const std::string context = escape_line(context_line(r.context));
         if (!context.empty())
             for (const std::string& l : wrap_at(context, " | ", width, "  "))
                 out << l << '\n';
@@ -84,7 +84,7 @@ private:
             out << '\n';
             print_prose(
                 out,
-                escape_text(fmt::format("dataset '{}': {}", g.dataset->name,
+                escape_line(fmt::format("dataset '{}': {}", g.dataset->name,
                                         describe_dataset(*g.dataset, g.cases.front()->payload_bytes))),
                 width);
             out << '\n';
@@ -106,11 +106,11 @@ private:
             if (t.baseline_missing)
                 print_prose(
                     out,
-                    escape_text(fmt::format("(baseline '{}' has no case for this dataset: no speed-up)",
+                    escape_line(fmt::format("(baseline '{}' has no case for this dataset: no speed-up)",
                                             r.spec.baseline)),
                     width, " ");
             for (const std::string& f : t.failures) {
-                const auto lines = wrap_words(escape_text(f), width > 3 ? width - 3 : 0, "");
+                const auto lines = wrap_words(escape_line(f), width > 3 ? width - 3 : 0, "");
                 for (std::size_t i = 0; i < lines.size(); ++i)
                     out << (i ? "   " : paint(tone::bad, " !", style_.colour) + " ") << lines[i] << '\n';
             }
@@ -119,10 +119,10 @@ private:
                 if (!machine_said) {
                     machine_said = true;
                     if (const auto line = machine_state_line(summarize_machine(r)))
-                        print_prose(out, escape_text(*line), width, " ", "   ");
+                        print_prose(out, escape_line(*line), width, " ", "   ");
                 }
                 for (const std::string& l : verdict)
-                    print_prose(out, escape_text(l), width, " ", "   ");
+                    print_prose(out, escape_line(l), width, " ", "   ");
             }
         }
         if (const auto fits = fit_cost_models(r.cases); !fits.empty()) {
@@ -135,7 +135,7 @@ private:
         }
         out << '\n';
         for (const std::string& l : legend(r, style_.units, &shown))
-            print_prose(out, escape_text(l), width, "", "  ");
+            print_prose(out, escape_line(l), width, "", "  ");
     }
 
     render_options style_;

@@ -70,7 +70,7 @@ laid_out_table build(const results_table& t, const std::vector<display_column>& 
         for (std::size_t part : c.parts)
             if (part < t.ids.size()) out.ids.push_back(t.ids[part]);
         out.column_ids.push_back(c.parts.front() < t.ids.size() ? t.ids[c.parts.front()] : "");
-        const std::string header = escape_text(c.header);
+        const std::string header = escape_line(c.header);
         if (stacked) {
             auto [top, bottom] = stack(header);
             out.header_top.push_back(top);
@@ -86,7 +86,7 @@ laid_out_table build(const results_table& t, const std::vector<display_column>& 
             std::string cell = src[columns[k].parts.front()];
             for (std::size_t p = 1; p < columns[k].parts.size(); ++p)
                 cell = joined_cell(cell, src[columns[k].parts[p]]);
-            cell = escape_text(cell);
+            cell = escape_line(cell);
             row.push_back(k == 0 ? label_width(cell) : cell);
         }
         out.rows.push_back(std::move(row));
@@ -110,7 +110,7 @@ std::vector<std::size_t> column_widths(const laid_out_table& t) {
 std::size_t natural_label_width(const results_table& t) {
     std::size_t w = display_width(t.header.empty() ? std::string() : t.header[0]);
     for (const auto& row : t.rows)
-        if (!row.empty()) w = std::max(w, display_width(escape_text(row[0])));
+        if (!row.empty()) w = std::max(w, display_width(escape_line(row[0])));
     return w;
 }
 
@@ -122,7 +122,7 @@ std::size_t natural_label_width(const results_table& t) {
 label_cut distinct_cut(const results_table& t, std::size_t label_width) {
     std::set<std::string> labels;
     for (const auto& row : t.rows)
-        if (!row.empty()) labels.insert(escape_text(row[0]));
+        if (!row.empty()) labels.insert(escape_line(row[0]));
     auto apart = [&](const label_cut& cut) {
         std::set<std::string> shortened;
         for (const std::string& l : labels)
