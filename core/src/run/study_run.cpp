@@ -89,6 +89,12 @@ run_outcome run_study(const study& s, const registry& reg, observer_list& observ
     const bool own_dir = s.directory.empty();
     world_info where;
     std::string dir = s.directory;
+    // The run's own folder, made after removing what killed runs left.
+    auto fresh_folder = [] {
+        for (const std::string& note : remove_abandoned_temp_directories())
+            fmt::print(stderr, "formatbench: note: {}\n", note);
+        return make_temp_directory();
+    };
     if (world) {
         where = describe_world(*world);
         if (own_dir && where.hosts > 1)
@@ -101,9 +107,7 @@ run_outcome run_study(const study& s, const registry& reg, observer_list& observ
         std::string made;
         if (own_dir && leader) {
             try {
-                for (const std::string& note : remove_abandoned_temp_directories())
-                    fmt::print(stderr, "formatbench: note: {}\n", note);
-                made = make_temp_directory();
+                made = fresh_folder();
             } catch (const std::exception& e) {
                 made = std::string("!") + e.what();
             }
@@ -111,9 +115,7 @@ run_outcome run_study(const study& s, const registry& reg, observer_list& observ
         if (own_dir) dir = world->all_gather(made).front();
         if (!dir.empty() && dir[0] == '!') throw std::runtime_error(dir.substr(1));
     } else if (own_dir) {
-        for (const std::string& note : remove_abandoned_temp_directories())
-            fmt::print(stderr, "formatbench: note: {}\n", note);
-        dir = make_temp_directory();
+        dir = fresh_folder();
     }
     // The study's own folder, one run at a time (rank 0 holds it for all
     // ranks; every rank hears why it could not).
