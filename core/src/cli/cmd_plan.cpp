@@ -237,7 +237,7 @@ void add_plan_command(CLI::App& app, const global_options& global, command_actio
             for (const auto& note : drop_missing_optional_formats(s, *reg))
                 fmt::print(stderr, "formatbench: note: {}\n", note);
             for (const std::string& w : check_study_plugins(s, *reg))
-                fmt::print(stderr, "formatbench: warning: {}\n", escape_text(w));
+                fmt::print(stderr, "formatbench: warning: {}\n", escape_line(w));
             check_study_paths(s);
             check_outputs(s.outputs);
             if (!args->directory.empty()) set_study_setting(s, "directory", args->directory, "--directory");

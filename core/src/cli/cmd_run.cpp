@@ -93,7 +93,7 @@ prepared_run prepare(const global_options& global, const run_arguments& a, bool 
     for (const auto& note : drop_missing_optional_formats(s, *p.reg))
         if (notes) fmt::print(stderr, "formatbench: note: {}\n", note);
     for (const std::string& w : check_study_plugins(s, *p.reg))
-        if (notes) fmt::print(stderr, "formatbench: warning: {}\n", escape_text(w));
+        if (notes) fmt::print(stderr, "formatbench: warning: {}\n", escape_line(w));
     check_study_mpi(s, *p.reg, under_mpi, built_with_mpi());
     check_study_paths(s);
     p.options.selected = selected_cases(s, a.filters, a.excludes, leader);
