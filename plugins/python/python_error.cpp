@@ -51,6 +51,10 @@ std::string where_raised(py::error_already_set& e) {
 sdk::error python_error(py::error_already_set& e, const call_site& site) {
     std::string type = py::str(e.type().attr("__name__")).cast<std::string>();
     std::string message = py::str(e.value()).cast<std::string>();
+    // One line, as every message across the ABI (HDF5's errors through
+    // h5py hold newlines).
+    for (char& c : message)
+        if (c == '\n' || c == '\r') c = ' ';
     std::string text = std::string(site.call) + " '" + *site.path + "': " + type +
                        (message.empty() ? "" : ": " + message) + where_raised(e) + " [plugin " + site.plugin +
                        ", python module " + site.module + "]";
