@@ -7,9 +7,9 @@
 #      ctypes is one crashed case, and the next case still runs;
 #   2. a module with a bad OPTIONS table gets no plugin: describe_module
 #      refuses it naming the module and the entry;
-#   3. a py-h5py file is read bit for bit by the C hdf5 plugin (from_file)
-#      and by h5py in a separate Python process, against the raw plugin's
-#      file of the same data set.
+#   3. py-h5py's and py-netcdf4's files are read bit for bit by the C hdf5
+#      and netcdf plugins (from_file) and by h5py and netCDF4 in a separate
+#      Python process, against the raw plugin's file of the same data set.
 #   FB: the formatbench binary; DESCRIBE: describe_module; TEST_PLUGINS:
 #   the folder of the faults plugin; TEST_MODULES: this folder.
 set -euo pipefail
@@ -73,48 +73,64 @@ expect "$work/out2" "OPTIONS entry 1 ('level'): the default: option 'level': '12
 [ ! -e "$work/bad.hpp" ] || fail "describe_module wrote a header for a bad module"
 echo "bad OPTIONS: refused naming the module and the entry"
 
-# ---- 3. py-h5py's file read by the C hdf5 plugin and by h5py
-if ! "$FB" plugins | grep -q '^py-h5py ' || ! "$FB" plugins | grep -q '^hdf5 '; then
-  echo "SKIP: py-h5py or hdf5 not built"
-  exit 77
-fi
-cat >"$work/write.yaml" <<YAML
-name: py-h5py-files
+# ---- 3. py-h5py's and py-netcdf4's files read by the C plugins and by
+# their Python library in another process
+for pair in "py-h5py hdf5 h5" "py-netcdf4 netcdf nc"; do
+  set -- $pair
+  pyplugin=$1 cplugin=$2 ext=$3
+  if ! "$FB" plugins | grep -q "^$pyplugin " || ! "$FB" plugins | grep -q "^$cplugin "; then
+    echo "SKIP: $pyplugin or $cplugin not built"
+    continue
+  fi
+  cat >"$work/write-$pyplugin.yaml" <<YAML
+name: $pyplugin-files
 defaults: {repeat: 1, warmup: 0}
 datasets:
   - {dtype: f64, count: 100003, distribution: normal, seed: 7}
   - {dtype: i32, count: 70001, distribution: uniform, seed: 8}
-formats: [raw, py-h5py]
-directory: $work/run3
+formats: [raw, $pyplugin]
+directory: $work/run-$pyplugin
 keep_files: true
 YAML
-mkdir -p "$work/run3"
-"$FB" run "$work/write.yaml" >"$work/out3" 2>&1 || { cat "$work/out3"; fail "the py-h5py study failed"; }
-# cases: dataset-major, so 0 raw f64, 1 py-h5py f64, 2 raw i32, 3 py-h5py i32
-for pair in "f64 0 1 100003" "i32 2 3 70001"; do
-  set -- $pair
-  raw=$(printf '%s/run3/case-%04d-raw.raw' "$work" "$2")
-  h5=$(printf '%s/run3/case-%04d-py-h5py.h5' "$work" "$3")
-  [ -f "$raw" ] && [ -f "$h5" ] || { ls "$work/run3"; fail "the study's files are not where expected"; }
-  cat >"$work/read-$1.yaml" <<YAML
-name: py-h5py-by-hdf5
+  mkdir -p "$work/run-$pyplugin"
+  "$FB" run "$work/write-$pyplugin.yaml" >"$work/out-$pyplugin" 2>&1 ||
+    { cat "$work/out-$pyplugin"; fail "the $pyplugin study failed"; }
+  # cases: data set first, so 0 raw f64, 1 the Python plugin's f64, 2 raw i32, 3 its i32
+  for set in "f64 0 1 100003" "i32 2 3 70001"; do
+    set -- $set
+    raw=$(printf '%s/run-%s/case-%04d-raw.raw' "$work" "$pyplugin" "$2")
+    file=$(printf '%s/run-%s/case-%04d-%s.%s' "$work" "$pyplugin" "$3" "$pyplugin" "$ext")
+    [ -f "$raw" ] && [ -f "$file" ] || { ls "$work/run-$pyplugin"; fail "the study's files are not where expected"; }
+    cat >"$work/read-$pyplugin-$1.yaml" <<YAML
+name: $pyplugin-by-$cplugin
 defaults: {repeat: 1, warmup: 0}
-datasets: [{from_file: {path: $h5, plugin: hdf5, options: {dataset: data}}, dtype: $1, count: $4}]
+datasets: [{from_file: {path: $file, plugin: $cplugin, options: {}}, dtype: $1, count: $4}]
 formats: [raw]
-directory: $work/run-$1
+directory: $work/back-$pyplugin-$1
 keep_files: true
 YAML
-  mkdir -p "$work/run-$1"
-  "$FB" run "$work/read-$1.yaml" >"$work/out-$1" 2>&1 || { cat "$work/out-$1"; fail "hdf5 cannot read py-h5py's $1 file"; }
-  cmp "$work/run-$1/case-0000-raw.raw" "$raw" || fail "py-h5py's $1 file read by the hdf5 plugin differs from raw's"
-  "$PY" - "$h5" "$raw" "$1" <<'PY' || fail "h5py does not read py-h5py's $1 file bit for bit"
-import sys, h5py, numpy as np
-h5, raw, dtype = sys.argv[1:]
+    mkdir -p "$work/back-$pyplugin-$1"
+    "$FB" run "$work/read-$pyplugin-$1.yaml" >"$work/out-back" 2>&1 ||
+      { cat "$work/out-back"; fail "$cplugin cannot read $pyplugin's $1 file"; }
+    cmp "$work/back-$pyplugin-$1/case-0000-raw.raw" "$raw" ||
+      fail "$pyplugin's $1 file read by the $cplugin plugin differs from raw's"
+    "$PY" - "$file" "$raw" "$1" "$cplugin" <<'PY' || fail "the Python library does not read $pyplugin's $1 file bit for bit"
+import sys, numpy as np
+path, raw, dtype, cplugin = sys.argv[1:]
 want = np.fromfile(raw, dtype={'f64': '<f8', 'i32': '<i4'}[dtype])
-with h5py.File(h5, 'r') as f:
-    got = f['data'][()]
+if cplugin == 'hdf5':
+    import h5py
+    with h5py.File(path, 'r') as f:
+        got = f['data'][()]
+else:
+    import netCDF4
+    with netCDF4.Dataset(path) as f:
+        v = f['data']
+        v.set_auto_mask(False)
+        got = v[:]
 assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape)
 assert got.tobytes() == want.tobytes(), "values differ"
 PY
-  echo "py-h5py's $1 file: read bit for bit by the hdf5 plugin and by h5py"
+    echo "$pyplugin's $1 file: read bit for bit by the $cplugin plugin and by its Python library"
+  done
 done
