@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <dlfcn.h>
+#include <mutex>
 
 namespace py = pybind11;
 
@@ -29,6 +30,10 @@ void make_libpython_global() {
 } // namespace
 
 double ensure_interpreter() {
+    // Streams may be opened from several threads at once (plugin.h): the
+    // first opener starts the interpreter, the others wait for it.
+    static std::mutex starting;
+    std::lock_guard<std::mutex> lock(starting);
     if (started) return 0;
     const auto t0 = std::chrono::steady_clock::now();
     make_libpython_global();

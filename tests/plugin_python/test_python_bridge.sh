@@ -10,6 +10,7 @@
 #   3. py-h5py's and py-netcdf4's files are read bit for bit by the C hdf5
 #      and netcdf plugins (from_file) and by h5py and netCDF4 in a separate
 #      Python process, against the raw plugin's file of the same data set.
+#   4. py-zarr's folder is read bit for bit by zarr in another process.
 #   FB: the formatbench binary; DESCRIBE: describe_module; TEST_PLUGINS:
 #   the folder of the faults plugin; TEST_MODULES: this folder.
 set -euo pipefail
@@ -134,3 +135,29 @@ PY
     echo "$pyplugin's $1 file: read bit for bit by the $cplugin plugin and by its Python library"
   done
 done
+
+# ---- 4. py-zarr's folder read by zarr in another process
+if "$FB" plugins | grep -q '^py-zarr '; then
+  cat >"$work/zarr.yaml" <<YAML
+name: py-zarr-files
+defaults: {repeat: 1, warmup: 0}
+datasets: [{dtype: f64, count: 100003, distribution: normal, seed: 7}]
+formats: [raw, {plugin: py-zarr, options: {chunk: 16384, compressor: zstd, level: 3}}]
+directory: $work/run-zarr
+keep_files: true
+YAML
+  mkdir -p "$work/run-zarr"
+  "$FB" run "$work/zarr.yaml" >"$work/out-zarr" 2>&1 || { cat "$work/out-zarr"; fail "the py-zarr study failed"; }
+  "$PY" - "$work/run-zarr/case-0001-py-zarr" "$work/run-zarr/case-0000-raw.raw" <<'PY' ||
+import sys, numpy as np, zarr, numcodecs
+path, raw = sys.argv[1:]
+want = np.fromfile(raw, dtype='<f8')
+z = zarr.open_array(zarr.DirectoryStore(path), mode='r')
+assert z.chunks == (16384,) and isinstance(z.compressor, numcodecs.Zstd), (z.chunks, z.compressor)
+got = z[:]
+assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape)
+assert got.tobytes() == want.tobytes(), "values differ"
+PY
+    { ls "$work/run-zarr"; fail "zarr does not read py-zarr's folder bit for bit"; }
+  echo "py-zarr's folder: read bit for bit by zarr, chunks and compressor as the options say"
+fi
