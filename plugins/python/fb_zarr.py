@@ -6,8 +6,8 @@ whole chunks only: runs of whole chunks straight from the host's buffer,
 the rest gathered in a chunk-sized buffer first (zarr would read back and
 rewrite a chunk for every write that fills it in part: 10^4 writes of one
 element took over 10 s). read() and read_at() decode straight into the
-host's buffer (get_basic_selection with out=); a read inside one chunk is
-served from the last chunk decoded, kept as the module's cache.
+host's buffer (get_basic_selection with out=); a read of part of one
+chunk is served from the last chunk decoded, kept as the module's cache.
 """
 import os
 
@@ -110,7 +110,8 @@ class Plugin:
             return
         chunk = self.array.chunks[0]
         first = offset // chunk * chunk
-        if end - first > chunk:  # more than one chunk: straight into the host's buffer
+        if end - first > chunk or (offset == first and end == min(first + chunk, self.array.shape[0])):
+            # a whole chunk or more: straight into the host's buffer
             self.array.get_basic_selection(slice(offset, end), out=out)
             return
         if self.cached is None or self.cached[0] != first:
