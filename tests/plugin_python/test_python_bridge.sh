@@ -7,9 +7,10 @@
 #      ctypes is one crashed case, and the next case still runs;
 #   2. a module with a bad OPTIONS table gets no plugin: describe_module
 #      refuses it naming the module and the entry;
-#   3. py-h5py's and py-netcdf4's files are read bit for bit by the C hdf5
-#      and netcdf plugins (from_file) and by h5py and netCDF4 in a separate
-#      Python process, against the raw plugin's file of the same data set.
+#   3. py-h5py's, py-netcdf4's and py-numpy's (api: save) files are read
+#      bit for bit by the C hdf5, netcdf and npy plugins (from_file) and by
+#      h5py, netCDF4 and numpy.load in a separate Python process, against
+#      the raw plugin's file of the same data set.
 #   4. py-zarr's folder is read bit for bit by zarr in another process.
 #   FB: the formatbench binary; DESCRIBE: describe_module; TEST_PLUGINS:
 #   the folder of the faults plugin; TEST_MODULES: this folder.
@@ -76,9 +77,11 @@ echo "bad OPTIONS: refused naming the module and the entry"
 
 # ---- 3. py-h5py's and py-netcdf4's files read by the C plugins and by
 # their Python library in another process
-for pair in "py-h5py hdf5 h5" "py-netcdf4 netcdf nc"; do
+for pair in "py-h5py hdf5 h5 {}" "py-netcdf4 netcdf nc {}" "py-numpy npy - {api: save}"; do
   set -- $pair
-  pyplugin=$1 cplugin=$2 ext=$3
+  pyplugin=$1 cplugin=$2 ext=${3#-} # - : no extension
+  shift 3
+  pyoptions=$*
   if ! "$FB" plugins | grep -q "^$pyplugin " || ! "$FB" plugins | grep -q "^$cplugin "; then
     echo "SKIP: $pyplugin or $cplugin not built"
     continue
@@ -89,7 +92,7 @@ defaults: {repeat: 1, warmup: 0}
 datasets:
   - {dtype: f64, count: 100003, distribution: normal, seed: 7}
   - {dtype: i32, count: 70001, distribution: uniform, seed: 8}
-formats: [raw, $pyplugin]
+formats: [raw, {plugin: $pyplugin, options: $pyoptions}]
 directory: $work/run-$pyplugin
 keep_files: true
 YAML
@@ -100,7 +103,7 @@ YAML
   for set in "f64 0 1 100003" "i32 2 3 70001"; do
     set -- $set
     raw=$(printf '%s/run-%s/case-%04d-raw.raw' "$work" "$pyplugin" "$2")
-    file=$(printf '%s/run-%s/case-%04d-%s.%s' "$work" "$pyplugin" "$3" "$pyplugin" "$ext")
+    file=$(printf '%s/run-%s/case-%04d-%s%s' "$work" "$pyplugin" "$3" "$pyplugin" "${ext:+.$ext}")
     [ -f "$raw" ] && [ -f "$file" ] || { ls "$work/run-$pyplugin"; fail "the study's files are not where expected"; }
     cat >"$work/read-$pyplugin-$1.yaml" <<YAML
 name: $pyplugin-by-$cplugin
@@ -123,6 +126,8 @@ if cplugin == 'hdf5':
     import h5py
     with h5py.File(path, 'r') as f:
         got = f['data'][()]
+elif cplugin == 'npy':
+    got = np.load(path)
 else:
     import netCDF4
     with netCDF4.Dataset(path) as f:
