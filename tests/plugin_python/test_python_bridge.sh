@@ -5,6 +5,8 @@
 #      fails its case with the exception's type and message, one element
 #      one ulp off fails verification naming that element, a crash through
 #      ctypes is one crashed case, and the next case still runs;
+#   1b. the interpreter starts once per worker, in the first open (the
+#      metric python_start_s of the first repetition only);
 #   2. a module with a bad OPTIONS table gets no plugin: describe_module
 #      refuses it naming the module and the entry;
 #   3. py-h5py's, py-netcdf4's and py-numpy's (api: save) files are read
@@ -64,6 +66,32 @@ assert status == "failed" and "ValueError: assignment destination is read-only" 
 status, t = text("fine")
 assert status == "ok", t
 print("faults: each case failed as planted, the fault-free case passed")
+PY
+
+# ---- 1b. the interpreter starts once per worker, in its first open: with
+# no warm-up, only the first repetition's write reports python_start_s;
+# with the default warm-up, no recorded repetition does
+cat >"$work/start.yaml" <<YAML
+name: python-start
+defaults: {repeat: 3}
+datasets: [{dtype: f64, count: 1000, distribution: uniform, seed: 1}]
+formats:
+  - {plugin: py-test-faults, label: no-warmup, warmup: 0}
+  - {plugin: py-test-faults, label: warmup}
+directory: $work/run-start
+YAML
+mkdir -p "$work/run-start"
+"$FB" run "$work/start.yaml" --plugin-path "$TEST_PLUGINS" --json "$work/start.json" >"$work/out-start" 2>&1 ||
+  { cat "$work/out-start"; fail "the start study failed"; }
+"$PY" - "$work/start.json" <<'PY' || fail "the interpreter's start is not where it belongs"
+import json, sys
+cases = {c["format"]["label"]: c for c in json.load(open(sys.argv[1]))["cases"]}
+def starts(label):
+    return [("python_start_s" in s["write"].get("metrics", {}), "python_start_s" in s["read"].get("metrics", {}))
+            for s in cases[label]["samples"]]
+assert starts("no-warmup") == [(True, False), (False, False), (False, False)], starts("no-warmup")
+assert starts("warmup") == [(False, False)] * 3, starts("warmup")
+print("the interpreter starts once per worker, in its first open")
 PY
 
 # ---- 2. a bad OPTIONS table
