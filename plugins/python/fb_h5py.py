@@ -1,9 +1,11 @@
-"""h5py: one 1-D dataset of an HDF5 file, as the hdf5 plugin writes it
+"""h5py: one dataset of an HDF5 file, of the data set's shape, as the hdf5 plugin writes it
 
-A formatbench plugin in Python (docs/plugin-guide.md, "Plugins in Python").
-The dataset is created at open with the whole count; write() stores each
-chunk of the host's buffer at its offset, read() and read_at() read
-straight into the host's buffer (Dataset.read_direct).
+A formatbench plugin in Python (docs/plugin-guide.md, "A plugin in Python").
+The dataset is created at open with the data set's shape (1-D for a flat
+array); write() stores each chunk of the host's buffer, a row-major run of
+elements, as the few boxes of the shape it covers; read() and read_at()
+read such runs, and read_box() a box, straight into the host's buffer
+(Dataset.read_direct).
 """
 import h5py
 import numpy as np
@@ -11,7 +13,8 @@ import numpy as np
 OPTIONS = [
     # (name, type, default, range or choices, help)
     ("dataset", "string", "/data", None, "path of the dataset in the file"),
-    ("chunk", "int", 0, (0, 2**31 - 1), "elements per chunk; 0: contiguous (131072 with a filter)"),
+    ("chunk", "int", 0, (0, 2**31 - 1),
+     "elements per chunk; 0: contiguous (131072 with a filter); h5py chooses a chunk shape for N-D"),
     ("compression", "choice", "none", ["none", "gzip", "lzf"], "filter (makes the dataset chunked)"),
     ("level", "int", 4, (0, 9), "gzip level"),
 ]
@@ -30,6 +33,28 @@ class Corrupt(Exception):
     fb_status = "corrupt"
 
 
+def boxes(shape, first, end):
+    """The boxes of a row-major array of `shape` that the elements [first,
+    end) make up, in order: (slices, extents, offset of the box's first
+    element from `first`). At most 2 x ndim boxes."""
+    ndim = len(shape)
+    strides = [int(np.prod(shape[k + 1:], dtype=np.int64)) for k in range(ndim)]
+    position = first
+    while position < end:
+        index = np.unravel_index(position, shape) if ndim > 1 else (position,)
+        outer = ndim - 1  # the outermost axis from which the position is aligned
+        while outer > 0 and all(index[j] == 0 for j in range(outer, ndim)):
+            outer -= 1
+        for k in range(outer, ndim):
+            rows = min(shape[k] - index[k], (end - position) // strides[k])
+            if rows > 0:
+                extents = [1] * k + [rows] + list(shape[k + 1:])
+                slices = tuple(slice(int(index[j]), int(index[j]) + extents[j]) for j in range(ndim))
+                yield slices, extents, position - first
+                position += rows * strides[k]
+                break
+
+
 class Plugin:
     def open(self, path, mode, dtype, count, shape, options):
         self.path, self.position = path, 0
@@ -38,17 +63,18 @@ class Plugin:
             chunk = options["chunk"] or (131072 if options["compression"] != "none" else 0)
             kwargs = {}
             if chunk and count > 0:
-                kwargs["chunks"] = (min(chunk, count),)
+                kwargs["chunks"] = (min(chunk, count),) if len(shape) == 1 else True
                 if options["compression"] == "gzip":
                     kwargs.update(compression="gzip", compression_opts=options["level"])
                 elif options["compression"] == "lzf":
                     kwargs["compression"] = "lzf"
             self.file = h5py.File(path, "w")
             try:
-                self.data = self.file.create_dataset(name, shape=(count,), dtype=dtype, **kwargs)
+                self.data = self.file.create_dataset(name, shape=shape, dtype=dtype, **kwargs)
             except BaseException:
                 self.file.close()
                 raise
+            self.shape = tuple(shape)
             return
         try:
             self.file = h5py.File(path, "r")
@@ -56,10 +82,13 @@ class Plugin:
             raise Corrupt(f"not an HDF5 file: {e}") from None
         try:
             self.data = self.file[name]
-            if not isinstance(self.data, h5py.Dataset) or self.data.dtype != dtype or self.data.ndim != 1:
-                raise Corrupt(f"'{name}' is not a 1-D dataset of {dtype}")
-            if self.data.shape[0] < count:
-                raise EOFError(f"dataset '{name}' holds {self.data.shape[0]} elements, not {count}")
+            if not isinstance(self.data, h5py.Dataset) or self.data.dtype != dtype:
+                raise Corrupt(f"'{name}' is not a dataset of {dtype}")
+            self.shape = self.data.shape
+            if self.data.size < count:
+                raise EOFError(f"dataset '{name}' holds {self.data.size} elements, not {count}")
+            if len(shape) > 1 and tuple(shape) != self.shape:
+                raise NotImplementedError(f"dataset '{name}' has the shape {self.shape}, not {tuple(shape)}")
         except KeyError:
             self.file.close()
             raise Corrupt(f"no dataset '{name}'") from None
@@ -68,8 +97,8 @@ class Plugin:
             raise
 
     def write(self, array):
-        if array.size:
-            self.data[self.position:self.position + array.size] = array
+        for slices, extents, at in boxes(self.shape, self.position, self.position + array.size):
+            self.data[slices] = array[at:at + int(np.prod(extents))].reshape(extents)
         self.position += array.size
 
     def read(self, out):
@@ -77,10 +106,15 @@ class Plugin:
         self.position += out.size
 
     def read_at(self, offset, out):
-        if offset + out.size > self.data.shape[0]:
+        if offset + out.size > self.data.size:
             raise EOFError(f"dataset ends before element {offset + out.size}")
+        for slices, extents, at in boxes(self.shape, offset, offset + out.size):
+            self.data.read_direct(out[at:at + int(np.prod(extents))].reshape(extents), source_sel=slices)
+
+    def read_box(self, start, count, out):
         if out.size:
-            self.data.read_direct(out, source_sel=np.s_[offset:offset + out.size])
+            self.data.read_direct(out.reshape(count),
+                                  source_sel=tuple(slice(s, s + c) for s, c in zip(start, count)))
 
     def close(self):
         try:

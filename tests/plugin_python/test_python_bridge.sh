@@ -13,6 +13,8 @@
 #      bit for bit by the C hdf5, netcdf and npy plugins (from_file) and by
 #      h5py, netCDF4 and numpy.load in a separate Python process, against
 #      the raw plugin's file of the same data set.
+#   3b. py-h5py writes a 3-D data set as a 3-D dataset, read bit for bit
+#      by h5py and the hdf5 plugin, and its planes read back exact;
 #   4. py-zarr's folder is read bit for bit by zarr in another process.
 #   FB: the formatbench binary; DESCRIBE: describe_module; TEST_PLUGINS:
 #   the folder of the faults plugin; TEST_MODULES: this folder.
@@ -168,6 +170,59 @@ PY
     echo "$pyplugin's $1 file: read bit for bit by the $cplugin plugin and by its Python library"
   done
 done
+
+# ---- 3b. a shaped data set: py-h5py writes a 3-D dataset, which h5py in
+# another process and the hdf5 plugin read bit for bit, and its planes on
+# every axis read back exact (read_box)
+if "$FB" plugins | grep -q '^py-h5py ' && "$FB" plugins | grep -q '^hdf5 '; then
+  cat >"$work/shaped.yaml" <<YAML
+name: py-h5py-shaped
+defaults: {repeat: 1, warmup: 0}
+datasets: [{dtype: f64, shape: [30, 20, 17], distribution: normal, seed: 5}]
+formats: [raw, py-h5py]
+directory: $work/run-shaped
+keep_files: true
+YAML
+  mkdir -p "$work/run-shaped"
+  "$FB" run "$work/shaped.yaml" >"$work/out-shaped" 2>&1 || { cat "$work/out-shaped"; fail "the shaped study failed"; }
+  h5=$(ls "$work"/run-shaped/case-0001-py-h5py*.h5)
+  raw=$(ls "$work"/run-shaped/case-0000-raw*.raw)
+  "$PY" - "$h5" "$raw" <<'PY' || fail "h5py does not read py-h5py's 3-D dataset bit for bit"
+import sys, h5py, numpy as np
+h5, raw = sys.argv[1:]
+with h5py.File(h5, 'r') as f:
+    got = f['data'][()]
+want = np.fromfile(raw, dtype='<f8').reshape(30, 20, 17)
+assert got.shape == want.shape and got.tobytes() == want.tobytes(), got.shape
+PY
+  cat >"$work/shaped-back.yaml" <<YAML
+name: py-h5py-shaped-by-hdf5
+defaults: {repeat: 1, warmup: 0}
+datasets: [{from_file: {path: $h5, plugin: hdf5, options: {}}, dtype: f64, count: 10200}]
+formats: [raw]
+directory: $work/back-shaped
+keep_files: true
+YAML
+  mkdir -p "$work/back-shaped"
+  "$FB" run "$work/shaped-back.yaml" >"$work/out-back" 2>&1 || { cat "$work/out-back"; fail "hdf5 cannot read py-h5py's 3-D file"; }
+  cmp "$work/back-shaped/case-0000-raw.raw" "$raw" || fail "py-h5py's 3-D file read by the hdf5 plugin differs from raw's"
+  cat >"$work/planes.yaml" <<YAML
+name: py-h5py-planes
+defaults: {repeat: 1, warmup: 0, access: plane, access_axis: [0, 1, 2], access_ops: 8}
+datasets: [{dtype: f64, shape: [30, 20, 17], distribution: normal, seed: 5}]
+formats: [py-h5py]
+directory: $work/run-planes
+YAML
+  mkdir -p "$work/run-planes"
+  "$FB" run "$work/planes.yaml" --json "$work/planes.json" >"$work/out-planes" 2>&1 ||
+    { cat "$work/out-planes"; fail "py-h5py's plane reads failed"; }
+  "$PY" - "$work/planes.json" <<'PY' || fail "py-h5py's planes are not exact"
+import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+assert len(cases) == 3 and all(c["status"] == "ok" for c in cases), [(c["status"], c["error"]) for c in cases]
+PY
+  echo "py-h5py's 3-D dataset: read bit for bit by h5py and by the hdf5 plugin; its planes on every axis exact"
+fi
 
 # ---- 4. py-zarr's folder read by zarr in another process
 if "$FB" plugins | grep -q '^py-zarr '; then
