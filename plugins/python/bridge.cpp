@@ -1,5 +1,5 @@
 // python: the bridge that makes one plugin of the C ABI from one Python
-// module (docs/plugin-guide.md, "Plugins in Python"). The descriptor is
+// module (docs/plugin-guide.md, "A plugin in Python"). The descriptor is
 // baked at build time from the module's OPTIONS and DTYPES by
 // describe_module (FB_PY_DESCRIPTOR_HEADER); the interpreter starts at the
 // first open in the process that runs the case, and every call takes the

@@ -1,13 +1,18 @@
-"""netCDF4-python: one 1-D variable of a netCDF file, as the netcdf plugin writes it
+"""netCDF4-python: one variable of a netCDF file, of the data set's shape, as the netcdf plugin writes it
 
 A formatbench plugin in Python (docs/plugin-guide.md, "A plugin in Python").
-The variable `data` on the dimension `n` is defined at open with the whole
-count; write() stores each chunk of the host's buffer at its offset; read()
-and read_at() return the slice netCDF4 reads, which the bridge copies once
-into the host's buffer (python_copy_s).
+The variable `data` is defined at open on one dimension per axis of the
+data set's shape (`n` for a flat array, else `d0`, `d1`...); write() stores
+each chunk of the host's buffer, a row-major run of elements, as the few
+boxes of the shape it covers. read() and read_at() of one box, and
+read_box(), return the slice netCDF4 reads, which the bridge copies once
+into the host's buffer (python_copy_s); a run of several boxes is gathered
+into the host's buffer by the module.
 """
 import netCDF4
 import numpy as np
+
+from fb_boxes import boxes
 
 OPTIONS = [
     # (name, type, default, range or choices, help)
@@ -46,15 +51,20 @@ class Plugin:
             chunk = options["chunk"] or (131072 if level else 0)
             self.file = netCDF4.Dataset(path, "w", format=_FORMATS[options["format"]])
             try:
-                self.file.createDimension("n", count)
+                self.shape = tuple(shape)
+                dims = ("n",) if len(shape) == 1 else tuple(f"d{k}" for k in range(len(shape)))
+                for dim, extent in zip(dims, shape):
+                    self.file.createDimension(dim, extent)
                 kwargs = {}
                 if netcdf4 and chunk and count > 0:
-                    kwargs.update(chunksizes=(min(chunk, count),), contiguous=False)
+                    if len(shape) == 1:
+                        kwargs["chunksizes"] = (min(chunk, count),)
+                    kwargs["contiguous"] = False
                     if level:
                         kwargs.update(zlib=True, complevel=level)
                 elif netcdf4 and count > 0:  # a dimension of 0 is unlimited: chunked
                     kwargs["contiguous"] = True
-                self.data = self.file.createVariable(name, dtype, ("n",), fill_value=False, **kwargs)
+                self.data = self.file.createVariable(name, dtype, dims, fill_value=False, **kwargs)
                 self.data.set_auto_maskandscale(False)
             except BaseException:
                 self.file.close()
@@ -69,20 +79,23 @@ class Plugin:
                 raise Corrupt(f"no variable '{name}'")
             self.data = self.file.variables[name]
             self.data.set_auto_maskandscale(False)
-            if self.data.dtype != dtype or self.data.ndim != 1:
-                raise Corrupt(f"'{name}' is not a 1-D variable of {dtype}")
-            if self.data.shape[0] < count:
-                raise EOFError(f"variable '{name}' holds {self.data.shape[0]} elements, not {count}")
+            if self.data.dtype != dtype:
+                raise Corrupt(f"'{name}' is not a variable of {dtype}")
+            self.shape = self.data.shape
+            if self.data.size < count:
+                raise EOFError(f"variable '{name}' holds {self.data.size} elements, not {count}")
+            if len(shape) > 1 and tuple(shape) != self.shape:
+                raise NotImplementedError(f"variable '{name}' has the shape {self.shape}, not {tuple(shape)}")
         except BaseException:
             self.file.close()
             raise
 
     def write(self, array):
-        if array.size:
-            try:
-                self.data[self.position:self.position + array.size] = array
-            except RuntimeError as e:
-                raise WriteFailed(f"{e} (netCDF4 gives no errno: a full disk or a file size limit ends so)") from None
+        try:
+            for slices, extents, at in boxes(self.shape, self.position, self.position + array.size):
+                self.data[slices] = array[at:at + int(np.prod(extents))].reshape(extents)
+        except RuntimeError as e:
+            raise WriteFailed(f"{e} (netCDF4 gives no errno: a full disk or a file size limit ends so)") from None
         self.position += array.size
 
     def read(self, out):
@@ -91,9 +104,17 @@ class Plugin:
         return got
 
     def read_at(self, offset, out):
-        if offset + out.size > self.data.shape[0]:
+        if offset + out.size > self.data.size:
             raise EOFError(f"variable ends before element {offset + out.size}")
-        return self.data[offset:offset + out.size] if out.size else None
+        runs = list(boxes(self.shape, offset, offset + out.size))
+        if len(runs) == 1:
+            return self.data[runs[0][0]]
+        for slices, extents, at in runs:
+            out[at:at + int(np.prod(extents))] = self.data[slices].reshape(-1)
+        return None
+
+    def read_box(self, start, count, out):
+        return self.data[tuple(slice(s, s + c) for s, c in zip(start, count))] if out.size else None
 
     def close(self):
         try:

@@ -13,8 +13,9 @@
 #      bit for bit by the C hdf5, netcdf and npy plugins (from_file) and by
 #      h5py, netCDF4 and numpy.load in a separate Python process, against
 #      the raw plugin's file of the same data set.
-#   3b. py-h5py writes a 3-D data set as a 3-D dataset, read bit for bit
-#      by h5py and the hdf5 plugin, and its planes read back exact;
+#   3b. py-h5py and py-netcdf4 write a 3-D data set as a 3-D dataset or
+#      variable, read bit for bit by their library and the C plugin, and
+#      its planes read back exact;
 #   4. py-zarr's folder is read bit for bit by zarr in another process.
 #   FB: the formatbench binary; DESCRIBE: describe_module; TEST_PLUGINS:
 #   the folder of the faults plugin; TEST_MODULES: this folder.
@@ -171,58 +172,74 @@ PY
   done
 done
 
-# ---- 3b. a shaped data set: py-h5py writes a 3-D dataset, which h5py in
-# another process and the hdf5 plugin read bit for bit, and its planes on
-# every axis read back exact (read_box)
-if "$FB" plugins | grep -q '^py-h5py ' && "$FB" plugins | grep -q '^hdf5 '; then
-  cat >"$work/shaped.yaml" <<YAML
-name: py-h5py-shaped
+# ---- 3b. shaped data sets: py-h5py and py-netcdf4 write a 3-D dataset or
+# variable, which their library in another process and the C plugin read
+# bit for bit, and its planes on every axis read back exact (read_box)
+for pair in "py-h5py hdf5 h5" "py-netcdf4 netcdf nc"; do
+  set -- $pair
+  pyplugin=$1 cplugin=$2 ext=$3
+  if ! "$FB" plugins | grep -q "^$pyplugin " || ! "$FB" plugins | grep -q "^$cplugin "; then
+    continue
+  fi
+  cat >"$work/shaped-$pyplugin.yaml" <<YAML
+name: $pyplugin-shaped
 defaults: {repeat: 1, warmup: 0}
 datasets: [{dtype: f64, shape: [30, 20, 17], distribution: normal, seed: 5}]
-formats: [raw, py-h5py]
-directory: $work/run-shaped
+formats: [raw, $pyplugin]
+directory: $work/shaped-$pyplugin
 keep_files: true
 YAML
-  mkdir -p "$work/run-shaped"
-  "$FB" run "$work/shaped.yaml" >"$work/out-shaped" 2>&1 || { cat "$work/out-shaped"; fail "the shaped study failed"; }
-  h5=$(ls "$work"/run-shaped/case-0001-py-h5py*.h5)
-  raw=$(ls "$work"/run-shaped/case-0000-raw*.raw)
-  "$PY" - "$h5" "$raw" <<'PY' || fail "h5py does not read py-h5py's 3-D dataset bit for bit"
-import sys, h5py, numpy as np
-h5, raw = sys.argv[1:]
-with h5py.File(h5, 'r') as f:
-    got = f['data'][()]
+  mkdir -p "$work/shaped-$pyplugin"
+  "$FB" run "$work/shaped-$pyplugin.yaml" >"$work/out-shaped" 2>&1 ||
+    { cat "$work/out-shaped"; fail "the shaped $pyplugin study failed"; }
+  file=$(ls "$work/shaped-$pyplugin"/case-0001-*."$ext")
+  raw=$(ls "$work/shaped-$pyplugin"/case-0000-raw*.raw)
+  "$PY" - "$file" "$raw" "$cplugin" <<'PY' || fail "the Python library does not read $pyplugin's 3-D file bit for bit"
+import sys, numpy as np
+path, raw, cplugin = sys.argv[1:]
+if cplugin == 'hdf5':
+    import h5py
+    with h5py.File(path, 'r') as f:
+        got = f['data'][()]
+else:
+    import netCDF4
+    with netCDF4.Dataset(path) as f:
+        v = f['data']
+        v.set_auto_mask(False)
+        got = v[:]
 want = np.fromfile(raw, dtype='<f8').reshape(30, 20, 17)
 assert got.shape == want.shape and got.tobytes() == want.tobytes(), got.shape
 PY
   cat >"$work/shaped-back.yaml" <<YAML
-name: py-h5py-shaped-by-hdf5
+name: $pyplugin-shaped-by-$cplugin
 defaults: {repeat: 1, warmup: 0}
-datasets: [{from_file: {path: $h5, plugin: hdf5, options: {}}, dtype: f64, count: 10200}]
+datasets: [{from_file: {path: $file, plugin: $cplugin, options: {}}, dtype: f64, count: 10200}]
 formats: [raw]
-directory: $work/back-shaped
+directory: $work/back-shaped-$pyplugin
 keep_files: true
 YAML
-  mkdir -p "$work/back-shaped"
-  "$FB" run "$work/shaped-back.yaml" >"$work/out-back" 2>&1 || { cat "$work/out-back"; fail "hdf5 cannot read py-h5py's 3-D file"; }
-  cmp "$work/back-shaped/case-0000-raw.raw" "$raw" || fail "py-h5py's 3-D file read by the hdf5 plugin differs from raw's"
+  mkdir -p "$work/back-shaped-$pyplugin"
+  "$FB" run "$work/shaped-back.yaml" >"$work/out-back" 2>&1 ||
+    { cat "$work/out-back"; fail "$cplugin cannot read $pyplugin's 3-D file"; }
+  cmp "$work/back-shaped-$pyplugin/case-0000-raw.raw" "$raw" ||
+    fail "$pyplugin's 3-D file read by the $cplugin plugin differs from raw's"
   cat >"$work/planes.yaml" <<YAML
-name: py-h5py-planes
+name: $pyplugin-planes
 defaults: {repeat: 1, warmup: 0, access: plane, access_axis: [0, 1, 2], access_ops: 8}
 datasets: [{dtype: f64, shape: [30, 20, 17], distribution: normal, seed: 5}]
-formats: [py-h5py]
-directory: $work/run-planes
+formats: [$pyplugin]
+directory: $work/planes-$pyplugin
 YAML
-  mkdir -p "$work/run-planes"
+  mkdir -p "$work/planes-$pyplugin"
   "$FB" run "$work/planes.yaml" --json "$work/planes.json" >"$work/out-planes" 2>&1 ||
-    { cat "$work/out-planes"; fail "py-h5py's plane reads failed"; }
-  "$PY" - "$work/planes.json" <<'PY' || fail "py-h5py's planes are not exact"
+    { cat "$work/out-planes"; fail "$pyplugin's plane reads failed"; }
+  "$PY" - "$work/planes.json" <<'PY' || fail "$pyplugin's planes are not exact"
 import json, sys
 cases = json.load(open(sys.argv[1]))["cases"]
 assert len(cases) == 3 and all(c["status"] == "ok" for c in cases), [(c["status"], c["error"]) for c in cases]
 PY
-  echo "py-h5py's 3-D dataset: read bit for bit by h5py and by the hdf5 plugin; its planes on every axis exact"
-fi
+  echo "$pyplugin's 3-D data set: read bit for bit by its library and by the $cplugin plugin; its planes on every axis exact"
+done
 
 # ---- 4. py-zarr's folder read by zarr in another process
 if "$FB" plugins | grep -q '^py-zarr '; then
