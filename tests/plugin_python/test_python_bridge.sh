@@ -13,9 +13,9 @@
 #      bit for bit by the C hdf5, netcdf and npy plugins (from_file) and by
 #      h5py, netCDF4 and numpy.load in a separate Python process, against
 #      the raw plugin's file of the same data set.
-#   3b. py-h5py and py-netcdf4 write a 3-D data set as a 3-D dataset or
-#      variable, read bit for bit by their library and the C plugin, and
-#      its planes read back exact;
+#   3b. py-h5py, py-netcdf4 and py-zarr write a 3-D data set as a 3-D
+#      dataset, variable or array, read bit for bit by their library (and
+#      the C hdf5 and netcdf plugins), and its planes read back exact;
 #   4. py-zarr's folder is read bit for bit by zarr in another process.
 #   FB: the formatbench binary; DESCRIBE: describe_module; TEST_PLUGINS:
 #   the folder of the faults plugin; TEST_MODULES: this folder.
@@ -175,10 +175,10 @@ done
 # ---- 3b. shaped data sets: py-h5py and py-netcdf4 write a 3-D dataset or
 # variable, which their library in another process and the C plugin read
 # bit for bit, and its planes on every axis read back exact (read_box)
-for pair in "py-h5py hdf5 h5" "py-netcdf4 netcdf nc"; do
+for pair in "py-h5py hdf5 .h5" "py-netcdf4 netcdf .nc" "py-zarr - -"; do
   set -- $pair
-  pyplugin=$1 cplugin=$2 ext=$3
-  if ! "$FB" plugins | grep -q "^$pyplugin " || ! "$FB" plugins | grep -q "^$cplugin "; then
+  pyplugin=$1 cplugin=$2 ext=${3#-} # -: no C plugin, no extension
+  if ! "$FB" plugins | grep -q "^$pyplugin " || { [ "$cplugin" != - ] && ! "$FB" plugins | grep -q "^$cplugin "; }; then
     continue
   fi
   cat >"$work/shaped-$pyplugin.yaml" <<YAML
@@ -192,7 +192,7 @@ YAML
   mkdir -p "$work/shaped-$pyplugin"
   "$FB" run "$work/shaped-$pyplugin.yaml" >"$work/out-shaped" 2>&1 ||
     { cat "$work/out-shaped"; fail "the shaped $pyplugin study failed"; }
-  file=$(ls "$work/shaped-$pyplugin"/case-0001-*."$ext")
+  file=$(ls -d "$work/shaped-$pyplugin"/case-0001-*"$ext")
   raw=$(ls "$work/shaped-$pyplugin"/case-0000-raw*.raw)
   "$PY" - "$file" "$raw" "$cplugin" <<'PY' || fail "the Python library does not read $pyplugin's 3-D file bit for bit"
 import sys, numpy as np
@@ -201,15 +201,19 @@ if cplugin == 'hdf5':
     import h5py
     with h5py.File(path, 'r') as f:
         got = f['data'][()]
-else:
+elif cplugin == 'netcdf':
     import netCDF4
     with netCDF4.Dataset(path) as f:
         v = f['data']
         v.set_auto_mask(False)
         got = v[:]
+else:
+    import zarr
+    got = zarr.open_array(zarr.DirectoryStore(path), mode='r')[:]
 want = np.fromfile(raw, dtype='<f8').reshape(30, 20, 17)
 assert got.shape == want.shape and got.tobytes() == want.tobytes(), got.shape
 PY
+  if [ "$cplugin" != - ]; then
   cat >"$work/shaped-back.yaml" <<YAML
 name: $pyplugin-shaped-by-$cplugin
 defaults: {repeat: 1, warmup: 0}
@@ -223,6 +227,7 @@ YAML
     { cat "$work/out-back"; fail "$cplugin cannot read $pyplugin's 3-D file"; }
   cmp "$work/back-shaped-$pyplugin/case-0000-raw.raw" "$raw" ||
     fail "$pyplugin's 3-D file read by the $cplugin plugin differs from raw's"
+  fi
   cat >"$work/planes.yaml" <<YAML
 name: $pyplugin-planes
 defaults: {repeat: 1, warmup: 0, access: plane, access_axis: [0, 1, 2], access_ops: 8}
@@ -238,7 +243,9 @@ import json, sys
 cases = json.load(open(sys.argv[1]))["cases"]
 assert len(cases) == 3 and all(c["status"] == "ok" for c in cases), [(c["status"], c["error"]) for c in cases]
 PY
-  echo "$pyplugin's 3-D data set: read bit for bit by its library and by the $cplugin plugin; its planes on every axis exact"
+  by="its library"
+  [ "$cplugin" = - ] || by="$by and the $cplugin plugin"
+  echo "$pyplugin's 3-D data set: read bit for bit by $by; its planes on every axis exact"
 done
 
 # ---- 4. py-zarr's folder read by zarr in another process
