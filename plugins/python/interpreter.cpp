@@ -37,6 +37,13 @@ double ensure_interpreter() {
     if (started) return 0;
     const auto t0 = std::chrono::steady_clock::now();
     make_libpython_global();
+    // Another Python plugin's library of this process (each has its own
+    // copy of this file) may have started it: a process that runs several
+    // cases in turn (isolation: none, old hosts) shares one interpreter.
+    if (Py_IsInitialized()) {
+        started = true;
+        return 0;
+    }
     PyConfig config;
     PyConfig_InitPythonConfig(&config);
     config.install_signal_handlers = 0; // Ctrl-C stays the host's

@@ -1,6 +1,7 @@
 // The embedded CPython interpreter: started once per process (a forked
-// worker, or check-plugin's child) at the first open, never at load, so
-// that listing plugins runs no Python; the GIL is released between calls
+// worker, or check-plugin's child) when the host prepares the plugin before
+// a case's first open (or at that open), never at load, so that listing
+// plugins runs no Python; the GIL is released between calls
 // and taken only inside them (python_call).
 #pragma once
 

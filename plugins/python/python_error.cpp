@@ -55,7 +55,7 @@ sdk::error python_error(py::error_already_set& e, const call_site& site) {
     // h5py hold newlines).
     for (char& c : message)
         if (c == '\n' || c == '\r') c = ' ';
-    std::string text = std::string(site.call) + " '" + *site.path + "': " + type +
+    std::string text = std::string(site.call) + (site.path ? " '" + *site.path + "'" : "") + ": " + type +
                        (message.empty() ? "" : ": " + message) + where_raised(e) + " [plugin " + site.plugin +
                        ", python module " + site.module + "]";
     fb_status status = status_of(e, site.reading);

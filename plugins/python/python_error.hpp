@@ -14,7 +14,7 @@ namespace formatbench::detail {
 // Where an exception was raised, for its message.
 struct call_site {
     const char* call;        // "write", "read", "open"...
-    const std::string* path; // the stream's path
+    const std::string* path; // the stream's path; null outside a stream (the import)
     const char* plugin;      // the plugin id
     const char* module;      // the module's name
     bool reading;            // a read-side call (open for reading, read, read_at, read_box)

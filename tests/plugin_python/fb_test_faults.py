@@ -1,9 +1,10 @@
 """planted faults for the python bridge's tests: raises, a wrong element, a crash
 
 Stores the array's bytes as fb_numpy does; the option `fault` plants one
-failure (tests/plugin_python/test_python_bridge.sh).
+failure, the environment variable FB_TEST_IMPORT_FAULT=1 a failing import (tests/plugin_python/test_python_bridge.sh).
 """
 import ctypes
+import os
 
 import numpy as np
 
@@ -15,6 +16,11 @@ OPTIONS = [
 ]
 DTYPES = ["f64"]
 EXTENSION = "bin"
+
+# A failing import, where the host prepares the plugin before a case's first
+# open (formatbench.prepare/1): only in the worker of the test that asks.
+if os.environ.get("FB_TEST_IMPORT_FAULT") == "1":
+    raise ImportError("planted import failure")
 
 
 class Planted(ValueError):

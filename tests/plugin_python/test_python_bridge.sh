@@ -5,8 +5,11 @@
 #      fails its case with the exception's type and message, one element
 #      one ulp off fails verification naming that element, a crash through
 #      ctypes is one crashed case, and the next case still runs;
-#   1b. the interpreter starts once per worker, in the first open (the
-#      metric python_start_s of the first repetition only);
+#   1b. the interpreter starts once per worker, before the case's first
+#      open (formatbench.prepare/1): no repetition, not even the first of a
+#      case without warm-up, carries it (the metric python_start_s), the
+#      case records its time (plugin.prepare_s), and a failing import fails
+#      the case naming the module and the exception;
 #   2. a module with a bad OPTIONS table gets no plugin: describe_module
 #      refuses it naming the module and the entry;
 #   3. py-h5py's, py-netcdf4's and py-numpy's (api: save) files are read
@@ -71,9 +74,10 @@ assert status == "ok", t
 print("faults: each case failed as planted, the fault-free case passed")
 PY
 
-# ---- 1b. the interpreter starts once per worker, in its first open: with
-# no warm-up, only the first repetition's write reports python_start_s;
-# with the default warm-up, no recorded repetition does
+# ---- 1b. the interpreter starts once per worker, before the case's first
+# open: no recorded repetition reports python_start_s (the bridge's metric
+# for a start inside an open), with or without warm-up, and each case
+# records the prepare's time
 cat >"$work/start.yaml" <<YAML
 name: python-start
 defaults: {repeat: 3}
@@ -92,9 +96,28 @@ cases = {c["format"]["label"]: c for c in json.load(open(sys.argv[1]))["cases"]}
 def starts(label):
     return [("python_start_s" in s["write"].get("metrics", {}), "python_start_s" in s["read"].get("metrics", {}))
             for s in cases[label]["samples"]]
-assert starts("no-warmup") == [(True, False), (False, False), (False, False)], starts("no-warmup")
+assert starts("no-warmup") == [(False, False)] * 3, starts("no-warmup")
 assert starts("warmup") == [(False, False)] * 3, starts("warmup")
-print("the interpreter starts once per worker, in its first open")
+for label in ("no-warmup", "warmup"):
+    prepare = cases[label]["plugin"].get("prepare_s")
+    assert isinstance(prepare, float) and 0 < prepare < 60, (label, prepare)
+print("the interpreter starts once per worker, before the first open")
+PY
+
+# A failing import fails the case at prepare, naming the module and the
+# exception, and no repetition runs
+status=0
+FB_TEST_IMPORT_FAULT=1 "$FB" run "$work/start.yaml" --plugin-path "$TEST_PLUGINS" --json "$work/start-fault.json" \
+  >"$work/out-start-fault" 2>&1 || status=$?
+[ "$status" != 0 ] || { cat "$work/out-start-fault"; fail "a failing import did not fail its cases"; }
+"$PY" - "$work/start-fault.json" <<'PY' || fail "a failing import did not fail its case as it should"
+import json, sys
+for c in json.load(open(sys.argv[1]))["cases"]:
+    assert c["status"] == "failed" and c["samples"] == [], c
+    for part in ("prepare for f64 failed", "ImportError: planted import failure",
+                 "plugin py-test-faults, python module fb_test_faults"):
+        assert part in c["error"], (part, c["error"])
+print("a failing import fails its case at prepare:", c["error"])
 PY
 
 # ---- 2. a bad OPTIONS table

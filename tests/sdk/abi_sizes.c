@@ -41,6 +41,8 @@ _Static_assert(sizeof(fb_ext_read_box_v1) == FB_EXT_READ_BOX_V1_SIZE,
                "an extension struct changed size: a changed layout is a new extension id");
 _Static_assert(sizeof(fb_ext_mpi_v1) == FB_EXT_MPI_V1_SIZE,
                "an extension struct changed size: a changed layout is a new extension id");
+_Static_assert(sizeof(fb_ext_prepare_v1) == FB_EXT_PREPARE_V1_SIZE,
+               "an extension struct changed size: a changed layout is a new extension id");
 
 /* The 1.0 fields keep their offsets in every minor (LP64 layout). */
 _Static_assert(offsetof(fb_plugin_descriptor, struct_size) == 8, "descriptor header moved");

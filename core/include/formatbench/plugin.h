@@ -95,6 +95,7 @@ extern "C" {
 #define FB_EXT_READ_AT_V1_SIZE 16u
 #define FB_EXT_READ_BOX_V1_SIZE 16u
 #define FB_EXT_MPI_V1_SIZE 32u
+#define FB_EXT_PREPARE_V1_SIZE 16u
 
 /* Smallest error buffer the host passes. */
 #define FB_ERROR_BUFFER_MIN 256
@@ -732,6 +733,28 @@ typedef struct fb_ext_read_box_v1 {
     fb_status (*read_box)(fb_stream* stream, uint32_t ndim, const uint64_t* start, const uint64_t* count,
                           void* data, char* err, size_t err_size);
 } fb_ext_read_box_v1;
+
+/* "formatbench.prepare/1" (ABI 1.2; an extension, no struct grew): work a plugin does once per process
+ * before its first stream, kept out of every timed phase: starting an
+ * embedded interpreter and importing its library (the python bridge),
+ * loading a codec, building a table. The host calls prepare in the process
+ * that runs a case (the forked worker, an MPI rank, or the host itself
+ * without isolation), once per case, after the case's buffers are set up
+ * and before its first open, with no clock running; it measures the call
+ * and records it with the case (results: `plugin.prepare_s`). A process may
+ * run several cases, so a call after the work is done must return at once.
+ * dtype and options/option_count are the case's (as in fb_open_args: the
+ * options the study set). Returns FB_OK, or a status with a message in err:
+ * the case fails with it and no stream is opened. Without this extension,
+ * or under a host that does not know it, a plugin does such work in its first open,
+ * inside the first timed phase (the default warm-up repetition keeps it out
+ * of the recorded samples). */
+#define FB_EXT_PREPARE_V1 "formatbench.prepare/1"
+typedef struct fb_ext_prepare_v1 {
+    uint32_t struct_size;
+    fb_status (*prepare)(fb_dtype dtype, const fb_option* options, size_t option_count, char* err,
+                         size_t err_size);
+} fb_ext_prepare_v1;
 
 /* "formatbench.mpi/1": a plugin that calls MPI itself (MPI-IO) and opens
  * its streams on a communicator the host hands it. Only a host running

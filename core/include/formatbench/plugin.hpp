@@ -290,6 +290,12 @@ struct metric_reporter {
     }
 };
 
+// Work once per process before the first stream, out of every timed phase
+// (formatbench.prepare/1): a class with `static void prepare(const
+// sdk::options&, fb_dtype)` (throwing sdk::error to fail the case) is
+// called by the host in the process that runs each case, before its first
+// open; a second call in the same process must return at once.
+
 // The case a format entry meets (formatbench.check-case/1): a class with
 // `static void check_case(const sdk::options&, const sdk::case_info&)` that
 // throws sdk::error refuses, at plan, an option set that cannot work for it.
@@ -652,8 +658,20 @@ struct adapter {
         });
     }
 
+    static fb_status prepare(fb_dtype dtype, const fb_option* opts, std::size_t n, char* err,
+                             std::size_t err_size) {
+        return guarded(err, err_size, [&] {
+            if (dtype_size(dtype) == 0) throw error(FB_E_UNSUPPORTED, "unknown dtype");
+            T::prepare(options(option_decls<T>(), option_count<T>(), opts, n), dtype);
+        });
+    }
+
     static const void* get_extension(const char* id) {
         if (!id) return nullptr;
+        if constexpr (requires(const options& o) { T::prepare(o, FB_DTYPE_F64); }) {
+            static const fb_ext_prepare_v1 preparer{sizeof(fb_ext_prepare_v1), &prepare};
+            if (std::strcmp(id, FB_EXT_PREPARE_V1) == 0) return &preparer;
+        }
         if constexpr (requires(const options& o) { T::check(o, FB_DTYPE_F64); }) {
             static const fb_ext_check_options_v1 checker{sizeof(fb_ext_check_options_v1), &check_options};
             if (std::strcmp(id, FB_EXT_CHECK_OPTIONS_V1) == 0) return &checker;

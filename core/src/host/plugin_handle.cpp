@@ -179,6 +179,22 @@ void plugin::check_case(const option_list& given, dtype d, std::uint64_t count,
                     *err ? escape_text(bounded_string(err, error_buffer_size)) : std::string("no message")));
 }
 
+bool plugin::prepare(const option_list& given, dtype d) const {
+    if (!descriptor_->get_extension) return false;
+    const auto* ext = static_cast<const fb_ext_prepare_v1*>(descriptor_->get_extension(FB_EXT_PREPARE_V1));
+    if (!ext || ext->struct_size < FB_EXT_PREPARE_V1_SIZE || !ext->prepare) return false;
+    auto c = to_c_options(given);
+    char err[error_buffer_size] = "";
+    const fb_status st = ext->prepare(d, c.data(), c.size(), err, sizeof err);
+    if (st != FB_OK)
+        throw plugin_error(id_, st,
+                           fmt::format("plugin '{}': prepare for {} failed ({}): {}", id_, dtype_name(d),
+                                       status_name(st),
+                                       *err ? escape_text(bounded_string(err, error_buffer_size))
+                                            : std::string("no message")));
+    return true;
+}
+
 bool plugin::has_extension(const char* id) const {
     return descriptor_->get_extension && descriptor_->get_extension(id) != nullptr;
 }
@@ -336,8 +352,8 @@ bool plugin::has_parts() const {
 
 std::vector<std::string> plugin::extension_ids() const {
     std::vector<std::string> out;
-    for (const char* id :
-         {FB_EXT_ZERO_COPY_READ_V1, FB_EXT_PART_V1, FB_EXT_CHECK_OPTIONS_V1, FB_EXT_CHECK_CASE_V1})
+    for (const char* id : {FB_EXT_ZERO_COPY_READ_V1, FB_EXT_PART_V1, FB_EXT_CHECK_OPTIONS_V1,
+                           FB_EXT_CHECK_CASE_V1, FB_EXT_PREPARE_V1})
         if (has_extension(id)) out.emplace_back(id);
     if (has_read_at()) out.emplace_back(FB_EXT_READ_AT_V1);
     if (has_read_box()) out.emplace_back(FB_EXT_READ_BOX_V1);

@@ -131,6 +131,13 @@ public:
     // case (...): <message>". Call after check_option_set.
     void check_case(const option_list& given, dtype d, std::uint64_t count,
                     const std::vector<std::uint64_t>& shape, fb_read_access access) const;
+    // The plugin's work before its first stream in this process
+    // (formatbench.prepare/1): called once per case, in the
+    // process that runs it, before the first open and outside every timed
+    // phase. Returns whether the plugin has the extension (false: nothing
+    // was called). Throws plugin_error "plugin 'ID': prepare for DTYPE
+    // failed (STATUS): <message>".
+    bool prepare(const option_list& given, dtype d) const;
     // Whether the plugin offers formatbench.part/1 (parts of a shared file).
     bool has_parts() const;
     bool has_extension(const char* id) const;

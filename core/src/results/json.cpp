@@ -32,8 +32,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <unordered_map>
 #include <type_traits>
+#include <unordered_map>
 
 using nlohmann::json;
 
@@ -185,6 +185,13 @@ json study_to_json(const study& s) {
             published.push_back(std::move(e));
         }
         j["published"] = std::move(published);
+    }
+    // Optional (older records lack it): the pairs the verdict compares.
+    if (!s.pairs.empty()) {
+        json pairs = json::array();
+        for (const format_pair& p : s.pairs)
+            pairs.push_back({{"format", p.format}, {"against", p.against}});
+        j["pairs"] = std::move(pairs);
     }
     // Optional (older records lack it): the study's workload, each phase's
     // weight and the run parameters it names.
@@ -422,9 +429,10 @@ phase_sample phase_from(const reader& r) {
     // phase is stopped by its case's timeout far sooner). null (NaN) is a
     // phase that did not run.
     if (std::isfinite(p.wall_s) && (p.wall_s < 0 || p.wall_s > 1e6))
-        reader::fail(r.sub("wall_s"), fmt::format("{:g} s is no phase time (0 to 10^6 s); the record is damaged or "
-                                                  "was edited",
-                                                  p.wall_s));
+        reader::fail(r.sub("wall_s"),
+                     fmt::format("{:g} s is no phase time (0 to 10^6 s); the record is damaged or "
+                                 "was edited",
+                                 p.wall_s));
     p.user_s = r.real("user_s");
     p.sys_s = r.real("sys_s");
     if (r.has("accounting")) p.accounting = accounting_from(r.object("accounting")); // since schema 5
@@ -518,9 +526,10 @@ case_result case_result_from(const reader& r) {
     const reader p = r.object("plugin");
     c.plugin_version = p.string("version");
     c.plugin_file = p.string("file");
-    c.output = r.optional_string("output");                     // since schema 2
-    if (r.has("ranks")) c.ranks = r.integer<unsigned>("ranks"); // since schema 3
-    if (r.has("stop")) {                                        // since schema 5
+    if (p.has("prepare_s")) c.plugin_prepare_s = p.real("prepare_s"); // since formatbench.prepare/1
+    c.output = r.optional_string("output");                           // since schema 2
+    if (r.has("ranks")) c.ranks = r.integer<unsigned>("ranks");       // since schema 3
+    if (r.has("stop")) {                                              // since schema 5
         const std::string stop = r.string("stop");
         bool known = false;
         for (case_stop s : {case_stop::repeat, case_stop::precision, case_stop::budget, case_stop::limit})
@@ -535,9 +544,10 @@ case_result case_result_from(const reader& r) {
         c.samples.push_back(repetition_from(reader(samples[i], fmt::format("{}[{}]", r.sub("samples"), i))));
     }
     if (c.status == case_status::ok && c.samples.empty())
-        reader::fail(r.sub("samples"), fmt::format("case '{}' is ok but has no samples: an ok case ran at least "
-                                                   "one repetition; the record is damaged or was edited",
-                                                   c.spec.key));
+        reader::fail(r.sub("samples"),
+                     fmt::format("case '{}' is ok but has no samples: an ok case ran at least "
+                                 "one repetition; the record is damaged or was edited",
+                                 c.spec.key));
     return c;
 }
 
@@ -596,6 +606,13 @@ study study_from(const reader& r) {
             if (p.has("write")) e.write = p.real("write");
             if (p.has("read")) e.read = p.real("read");
             s.published.push_back(std::move(e));
+        }
+    }
+    if (r.has("pairs")) {
+        const json& pairs = r.array("pairs");
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            const reader p(pairs[i], fmt::format("{}[{}]", r.sub("pairs"), i));
+            s.pairs.push_back({p.string("format"), p.string("against")});
         }
     }
     if (r.has("workload")) {
@@ -701,6 +718,7 @@ json to_json(const case_result& r) {
     j["buffer_alignment_bytes"] = r.buffer_alignment;
     j["verify"] = to_json(r.verify);
     j["plugin"] = {{"version", r.plugin_version}, {"file", r.plugin_file}};
+    if (r.plugin_prepare_s >= 0) j["plugin"]["prepare_s"] = r.plugin_prepare_s;
     j["output"] = r.output;
     json samples = json::array();
     for (const repetition& rep : r.samples)

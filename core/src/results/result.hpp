@@ -249,7 +249,8 @@ struct case_result {
     verification verify;
     std::string plugin_version;
     std::string plugin_file;
-    std::string output; // what the plugin printed to stdout/stderr during the case (forked workers)
+    double plugin_prepare_s = -1; // formatbench.prepare/1's call before the first open; -1: none
+    std::string output;           // what the plugin printed to stdout/stderr during the case (forked workers)
     case_stop stop = case_stop::repeat;
     // The summary: computed once when the case ends or its record is
     // loaded (results/summary.hpp); every output reads it.

@@ -217,6 +217,12 @@ case_runner::case_runner(const case_spec& spec, const plugin& plug, const data_s
     setup_.lossless_expected = plug.is_lossless(spec.format.options, spec.dataset.type);
     setup_.plugin_version = plug.version();
     setup_.plugin_file = plug.file().string();
+    // The plugin's once-per-process work (formatbench.prepare/1) comes
+    // last, after the buffers and the data, before any open and with no
+    // phase's clock running: its time is recorded apart from the samples.
+    const auto t0 = std::chrono::steady_clock::now();
+    if (plug.prepare(spec.format.options, spec.dataset.type))
+        setup_.prepare_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void case_runner::warm_up(warm_kind kind) {

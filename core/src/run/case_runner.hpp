@@ -29,6 +29,9 @@ struct case_setup {
     std::size_t buffer_alignment = 0; // power of two dividing the buffers' addresses
     bool lossless_expected = false;   // the plugin claims bit-exact reads for these options
     std::string plugin_version, plugin_file;
+    // How long the plugin's formatbench.prepare/1 call took (untimed work
+    // before the first open: an interpreter's start); -1 without it.
+    double prepare_s = -1;
     std::uint64_t payload_bytes = 0; // of all ranks; 0: the data set's count x element size
     unsigned ranks = 1;
 };

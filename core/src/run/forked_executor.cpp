@@ -144,7 +144,8 @@ private:
             reply["setup"] = {{"buffer_alignment", setup.buffer_alignment},
                               {"lossless_expected", setup.lossless_expected},
                               {"plugin_version", setup.plugin_version},
-                              {"plugin_file", setup.plugin_file}};
+                              {"plugin_file", setup.plugin_file},
+                              {"prepare_s", setup.prepare_s}};
         } else if (command == 'R') {
             repetition_report report;
             const step_result r = work.repetition(report);
@@ -231,6 +232,7 @@ private:
         setup.lossless_expected = s.at("lossless_expected").get<bool>();
         setup.plugin_version = s.at("plugin_version").get<std::string>();
         setup.plugin_file = s.at("plugin_file").get<std::string>();
+        setup.prepare_s = s.at("prepare_s").get<double>();
         return status_of(reply);
     }
 

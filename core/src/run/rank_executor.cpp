@@ -90,12 +90,15 @@ public:
         step_result mine = inner_->start(setup);
         json j = {{"step", step_to_json(mine)},
                   {"stop", ex_.env_.stop_requested()},
-                  {"alignment", setup.buffer_alignment}};
+                  {"alignment", setup.buffer_alignment},
+                  {"prepare_s", setup.prepare_s}};
         std::vector<json> all = gather(ex_.comm_, j);
         std::vector<rank_report> ranks = reports(all);
         step_result r = combine_steps(ranks);
-        for (const json& a : all)
+        for (const json& a : all) { // the slowest rank's prepare: the case waited for it
             setup.buffer_alignment = std::min(setup.buffer_alignment, a.at("alignment").get<std::size_t>());
+            setup.prepare_s = std::max(setup.prepare_s, a.at("prepare_s").get<double>());
+        }
         setup.ranks = place.size;
         try {
             setup.payload_bytes = plan_rank(spec_, place, "").total * dtype_size(spec_.dataset.type);

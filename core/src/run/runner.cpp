@@ -91,6 +91,7 @@ private:
         c.result.verify.lossless_expected = setup.lossless_expected;
         c.result.plugin_version = setup.plugin_version;
         c.result.plugin_file = setup.plugin_file;
+        c.result.plugin_prepare_s = setup.prepare_s;
         if (setup.payload_bytes) c.result.payload_bytes = setup.payload_bytes;
         c.result.ranks = setup.ranks;
         if (!r.ok()) end(c, r);
