@@ -13,9 +13,11 @@
  * stream no shape (a flat array). Exit 0 when all is so.
  *   old_host [--1.1] PLUGIN.so... */
 #define _DEFAULT_SOURCE
+#define _XOPEN_SOURCE 700 /* nftw */
 #include <formatbench/plugin.h>
 
 #include <dlfcn.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +106,18 @@ static int random_access(const fb_plugin_descriptor* d, const fb_open_args* a, c
     return 1;
 }
 
+static int remove_entry(const char* p, const struct stat* st, int flag, struct FTW* ftw) {
+    (void)st, (void)flag, (void)ftw;
+    remove(p);
+    return 0;
+}
+
+/* The output of a plugin that writes a folder (FB_CAP_DIRECTORY_OUTPUT: zarr
+ * through the python bridge) as well as a file. */
+static void remove_output(const char* path) {
+    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static int round_trip(const fb_plugin_descriptor* d, fb_dtype dtype, const char* path) {
     enum { n = 1000 };
     size_t size = fb_dtype_size(dtype);
@@ -135,7 +149,7 @@ static int round_trip(const fb_plugin_descriptor* d, fb_dtype dtype, const char*
     a->option_count = 0;
     char err[1024] = "";
     fb_stream* s = NULL;
-    unlink(path);
+    remove_output(path);
     int ok = d->open_write((const fb_open_args*)(void*)a, &s, err, sizeof err) == FB_OK &&
              d->write(s, out, n, err, sizeof err) == FB_OK && d->close_write(s, err, sizeof err) == FB_OK;
     s = NULL;
@@ -144,7 +158,7 @@ static int round_trip(const fb_plugin_descriptor* d, fb_dtype dtype, const char*
          memcmp(out, back, n * size) == 0;
     if (ok && minor == 1) ok = random_access(d, (const fb_open_args*)(void*)a, out, size, n, err, sizeof err);
     if (!ok) fprintf(stderr, "%s, dtype %d: %s\n", d->id, (int)dtype, err[0] ? err : "data differ");
-    unlink(path);
+    remove_output(path);
     free(out);
     free(back);
     return ok;
