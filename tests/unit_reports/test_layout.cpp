@@ -282,6 +282,48 @@ TEST(verdict, prints_published_speedups_beside_this_run) {
         << lines[3];
 }
 
+// `pairs:` one format against another, whichever is faster: the factor
+// that is more than 1 in the word that fits, its interval around it.
+TEST(verdict, prints_each_pair_in_the_direction_it_goes) {
+    study_result r = fixture();
+    r.spec.pairs.push_back({"ascii-fixed16", "raw"});
+    r.spec.pairs.push_back({"mmap", "raw"});
+    r.spec.pairs.push_back({"nosuch", "raw"}); // not in this data set: no line
+    summarize_study(r);
+    const auto groups = group_by_dataset(r.cases);
+    const auto lines = verdict_lines(r, groups.front());
+    ASSERT_EQ(lines.size(), 5u);
+    // ascii-fixed16: write 0.030 s against raw's 0.0010 s = 30x the time,
+    // read 0.020 s against 0.00050 s = 40x.
+    EXPECT_EQ(lines[3].rfind("ascii-fixed16 against raw: 30.0x [", 0), 0u) << lines[3];
+    EXPECT_NE(lines[3].find("] slower to write, 40.0x ["), std::string::npos) << lines[3];
+    EXPECT_NE(lines[3].find("] slower to read."), std::string::npos) << lines[3];
+    // mmap: write 0.0020 s = 2x raw's time, read 0.00040 s against 0.00050 s
+    // = 1.25x faster.
+    EXPECT_EQ(lines[4].rfind("mmap against raw: 2.00x [", 0), 0u) << lines[4];
+    EXPECT_NE(lines[4].find("] slower to write, 1.25x ["), std::string::npos) << lines[4];
+    EXPECT_NE(lines[4].find("] faster to read."), std::string::npos) << lines[4];
+    // Each interval holds its factor: the slower side's is inverted with it
+    // (the samples lie within 4% of their medians on both sides, so within
+    // [0.96 / 1.04, 1.04 / 0.96] of the factor).
+    for (const std::string& line : {lines[3], lines[4]}) {
+        std::size_t at = 0;
+        for (int k = 0; k < 2; ++k) {
+            const std::size_t x = line.find("x [", at);
+            ASSERT_NE(x, std::string::npos) << line;
+            const std::size_t start = line.rfind(' ', x) + 1;
+            const double value = std::stod(line.substr(start, x - start));
+            const double low = std::stod(line.substr(x + 3));
+            const double high = std::stod(line.substr(line.find(", ", x) + 2));
+            EXPECT_LE(low, value) << line;
+            EXPECT_GE(high, value) << line;
+            EXPECT_GE(low, value * 0.96 / 1.04 * 0.99) << line;
+            EXPECT_LE(high, value * 1.04 / 0.96 * 1.01) << line;
+            at = x + 3;
+        }
+    }
+}
+
 TEST(verdict, the_next_is_not_the_baseline_named_already) {
     study_result r = fixture();
     // write: raw 1.0 ms, the baseline 1.5 ms, mmap 2.0 ms, ascii 30 ms. The

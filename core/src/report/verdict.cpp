@@ -128,6 +128,18 @@ std::string significance(const verdict_factor& f, bool always_say) {
     return always_say ? " (significant)" : "";
 }
 
+// A factor of `format` against `against` (value: time of against / time of
+// format) in the words a reader wants: "1.32x faster" or, below 1, the
+// inverse, "1.25x slower", its interval inverted with it.
+std::string relative_text(const verdict_factor& f) {
+    if (!(f.value < 1)) return factor_text(f) + " faster";
+    verdict_factor inverse = f;
+    inverse.value = 1 / f.value;
+    inverse.low = 1 / f.high;
+    inverse.high = 1 / f.low;
+    return factor_text(inverse) + " slower";
+}
+
 std::vector<phase_verdict> dataset_verdict(const study_result& r, const dataset_group& g) {
     std::vector<phase_verdict> out;
     for (const work_side side : {work_side::write, work_side::read})
@@ -181,6 +193,27 @@ std::vector<std::string> verdict_lines(const study_result& r, const dataset_grou
         lines.push_back(fmt::format("{} against {}: {}; {} {}.", fast_row.name, slow_row.name, both(here),
                                     p.source.empty() ? "published:" : p.source + " measured", both(there)));
     }
+    // `pairs:` each case of a format against its partner that did the same
+    // work (a swept plane axis pairs axis by axis), written and read as the
+    // table's speed-ups take them (the write pooled over the cache),
+    // whichever is faster.
+    for (const format_pair& p : r.spec.pairs)
+        for (const case_result* mine : g.cases) {
+            if (mine->status != case_status::ok || mine->samples.empty() ||
+                !label_matches(mine->spec.format, p.format))
+                continue;
+            const case_result* other = find_baseline(r.cases, *mine, p.against);
+            if (!other || other->status != case_status::ok || other->samples.empty() || other == mine)
+                continue;
+            const work_row mine_row{mine, row_label(*mine, g), {mine}},
+                other_row{other, row_label(*other, g), {other}};
+            const verdict_factor w =
+                factor_of(other_row, mine_row, true, pair_speedup(r.cases, *other, *mine, true));
+            const verdict_factor rd = factor_of(r, other_row, mine_row, false);
+            lines.push_back(fmt::format("{} against {}: {} to write{}, {} to read{}.", mine_row.name,
+                                        other_row.name, relative_text(w), significance(w, false),
+                                        relative_text(rd), significance(rd, false)));
+        }
     if (with_recommendation)
         for (std::string& l : recommendation_lines(r, g))
             lines.push_back(std::move(l));

@@ -10,8 +10,10 @@
 // each factor with its 95% interval (noise.hpp), and whether the difference
 // to the next is significant (the interval excludes 1); where the formats'
 // files differ in size, the trade-off (tradeoff.hpp). Then each speed-up the
-// study says was published elsewhere (`published:`), this run's beside it,
-// and with a `workload:` the one recommendation (recommend.hpp).
+// study says was published elsewhere (`published:`), this run's beside it;
+// each pair the study names (`pairs:`), one format against the other,
+// whichever is faster; and with a `workload:` the one recommendation
+// (recommend.hpp).
 #pragma once
 
 #include "report/work_groups.hpp"

@@ -273,9 +273,10 @@ std::vector<std::string> drop_missing_optional_formats(study& s, const registry&
     for (std::size_t i = 0; i < kept.size(); ++i)
         kept[i].index = i;
     s.cases = std::move(kept);
-    // The baseline and the published speed-ups follow their formats: the
-    // baseline is the first choice that still has a case, a published
-    // speed-up whose format or reference was dropped goes with it.
+    // The baseline, the published speed-ups and the pairs follow their
+    // formats: the baseline is the first choice that still has a case, a
+    // published speed-up or a pair whose format or reference was dropped
+    // goes with it.
     auto runs = [&](const std::string& label) {
         for (const case_spec& c : s.cases)
             if (c.format.label == label || c.format.base_label == label) return true;
@@ -295,6 +296,7 @@ std::vector<std::string> drop_missing_optional_formats(study& s, const registry&
     }
     std::erase_if(s.published,
                   [&](const published_speedup& p) { return !runs(p.format) || !runs(p.against); });
+    std::erase_if(s.pairs, [&](const format_pair& p) { return !runs(p.format) || !runs(p.against); });
     return notes;
 }
 

@@ -850,6 +850,30 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
         }
     }
 
+    if (const YAML::Node n = study_root["pairs"]; n.IsDefined()) {
+        if (!n.IsSequence())
+            r.fail(n, "pairs",
+                   "expected a list of format pairs, like [{format: py-h5py, against: hdf5}], got " +
+                       describe(n));
+        for (std::size_t i = 0; i < n.size(); ++i) {
+            const std::string p = fmt::format("pairs[{}]", i);
+            const YAML::Node item = n[i];
+            r.require_map(item, p, "a map with format and against (format labels)");
+            r.check_keys(item, p, &detail::pair_keys);
+            format_pair e;
+            for (const char* key : {"format", "against"}) {
+                const YAML::Node v = item[key];
+                if (!v.IsDefined())
+                    r.fail(item, p, fmt::format("missing required key '{}' (a format label)", key));
+                std::string& label = std::string(key) == "format" ? e.format : e.against;
+                label = r.single_string(v, p + "." + key, "a format label");
+                check_label(v, p + "." + key, label);
+            }
+            if (e.format == e.against) r.fail(item, p, "a pair of one format with itself: name two formats");
+            s.pairs.push_back(std::move(e));
+        }
+    }
+
     if (const YAML::Node n = study_root["workload"]; n.IsDefined()) s.workload = read_workload(r, n);
 
     // Cases: datasets outermost, then formats, then run parameters.

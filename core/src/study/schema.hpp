@@ -15,7 +15,7 @@ namespace formatbench::detail {
 inline std::vector<std::string> top_keys() {
     std::vector<std::string> keys = {"name",        "description", "defaults",  "datasets",
                                      "formats",     "baseline",    "published", "outputs",
-                                     "plugin_path", "interleave",  "workload"};
+                                     "plugin_path", "interleave",  "workload",  "pairs"};
     for (const auto& k : field_keys(study_fields()))
         keys.push_back(k);
     return keys;
@@ -46,6 +46,7 @@ inline const std::vector<std::string> tolerance_keys = {"abs", "rel"};
 inline const std::vector<std::string> output_keys = {"format", "path"};
 
 inline const std::vector<std::string> published_keys = {"format", "against", "write", "read", "source"};
+inline const std::vector<std::string> pair_keys = {"format", "against"};
 
 inline const std::vector<std::string> workload_keys = {"write", "reads"};
 

@@ -169,6 +169,13 @@ struct published_speedup {
     std::string source; // who measured it, e.g. "the Fortran tip (gfortran, 10^6 values)"
 };
 
+// `pairs:` two formats the verdict compares directly, whatever the ranking
+// (report/verdict.hpp): what `format` costs against `against`, as a
+// library's Python binding against the C library under it.
+struct format_pair {
+    std::string format, against;
+};
+
 // `workload:` how the user will use the data (docs/config.md "Workload"):
 // how many times each phase runs, so that the verdict recommends the format
 // with the least expected time (report/recommend.hpp). Each phase names its
@@ -200,6 +207,7 @@ struct study {
     // whose format runs.
     std::vector<std::string> baseline_choices;
     std::vector<published_speedup> published;
+    std::vector<format_pair> pairs;
     workload_spec workload;
     schedule_mode schedule = schedule_mode::sequential;
     std::uint64_t shuffle_seed = 1; // schedule: shuffle
