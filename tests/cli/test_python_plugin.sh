@@ -11,6 +11,10 @@
 source "$(dirname "$0")/lib.sh"
 SRC=${FB_SOURCE_ROOT:?}
 source "$(dirname "$0")/sdk_prefix.sh"
+# Loading the generic bridge runs describe_module (a Python start) in the
+# load probe: the default probe timeout, not the 1 s cli_env sets for the
+# broken plugins, which this test does not load.
+export FORMATBENCH_LOAD_TIMEOUT=10
 
 # 1. Installed: the generic bridge and describe_module, beside the modules
 # of the built Python plugins, not in the plugin folder itself.
