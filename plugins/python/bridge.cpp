@@ -214,7 +214,8 @@ public:
         // library: numpy, h5py) happen once per process, in its first open:
         // reported as python_start_s, so that a study without warm-up sees
         // what its first repetition carries.
-        if (!table().problem.empty()) throw sdk::error(FB_E_STATE, table().problem);
+        // The generic bridge without a usable module: every open fails, saying why.
+        if (!table().problem.empty()) throw sdk::error(FB_E_UNSUPPORTED, table().problem);
         const auto t0 = std::chrono::steady_clock::now();
         const bool starting = ensure_interpreter() > 0;
         metrics_ = r.metrics();

@@ -79,7 +79,15 @@ expect_status 2 "$bin" check-plugin "$work/My-Format.py"
 expect_in "$work/err" "$work/My-Format.py"
 expect_in "$work/err" "rename it, e.g. to fb_my_format.py"
 
-# 7. The build tree's formatbench finds its own generic bridge (build/plugins/python).
+# 7. The generic bridge checked as a library, without the variable: it
+# loads (a valid descriptor, py-module) and every open fails, saying why.
+env -u FORMATBENCH_PYTHON_MODULE "$bin" check-plugin "$plugindir/python/libfb_python_module.so" --quick \
+  --only 'round_trip/f64/n1/wall/rall' >"$work/out" 2>"$work/err" && fail "the generic bridge without a module passed"
+expect_in "$work/out" "py-module 0: 0 passed, 1 failed"
+expect_in "$work/out" "FAIL  round_trip/f64/n1/wall/rall: write failed: plugin 'py-module'"
+expect_in "$work/out" "FORMATBENCH_PYTHON_MODULE names, and it is not set: run formatbench check-plugin fb_NAME.py"
+
+# 8. The build tree's formatbench finds its own generic bridge (build/plugins/python).
 expect_status 0 "$FB" check-plugin "$SRC/tests/plugin_python/fb_guide_bytes.py" --quick --only 'round_trip/f64/*'
 grep -qE "^py-guide-bytes 1\.0: [0-9]+ passed, 0 failed" "$work/out" || { cat "$work/out"; fail "the build tree's check-plugin on fb_guide_bytes.py"; }
 echo "python plugin: ok"
