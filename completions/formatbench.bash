@@ -79,15 +79,22 @@ _formatbench_studies() {
     done < <(_formatbench_help "$1" run)
 }
 
-_formatbench_files() { # _formatbench_files CUR [GLOB]: folders, and files matching GLOB
-    local cur=$1 glob=${2:-*} f
+_formatbench_files() { # _formatbench_files CUR [GLOB...]: folders, and files matching a GLOB
+    local cur=$1 f g
+    shift
+    (($#)) || set -- '*'
     compopt -o filenames 2>/dev/null
     while IFS= read -r f; do
         if [[ -d $f ]]; then
             COMPREPLY+=("$f/")
             compopt -o nospace 2>/dev/null
-        elif [[ ${f##*/} == $glob ]]; then
-            COMPREPLY+=("$f")
+        else
+            for g in "$@"; do
+                if [[ ${f##*/} == $g ]]; then
+                    COMPREPLY+=("$f")
+                    break
+                fi
+            done
         fi
     done < <(compgen -f -- "$cur")
 }
@@ -159,7 +166,7 @@ _formatbench() {
         ;;
     describe | check-plugin)
         COMPREPLY=($(compgen -W "$(_formatbench_plugins "$cmd" "${plugin_path[@]}" | grep -v ' ')" -- "$cur"))
-        [[ $sub == check-plugin ]] && _formatbench_files "$cur" '*.so'
+        [[ $sub == check-plugin ]] && _formatbench_files "$cur" '*.so' 'fb_*.py'
         ;;
     run | plan)
         COMPREPLY=($(compgen -W "$(_formatbench_studies "$cmd")" -- "$cur"))

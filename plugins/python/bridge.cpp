@@ -8,19 +8,31 @@
 // NumPy arrays over the same memory: read-only for write, writable for
 // read (the module fills it, or returns an array the bridge copies once,
 // timed apart as the metric python_copy_s).
+//
+// Built with FB_PY_DYNAMIC_MODULE instead, it is the generic bridge
+// (libfb_python_module.so, not in the plugin folder): its module is the
+// file that FORMATBENCH_PYTHON_MODULE names, described once per process at
+// load by describe_module in a child (dynamic_module.hpp), for
+// check-plugin FILE.py.
 #include "interpreter.hpp"
 #include "module_table.hpp"
 #include "python_error.hpp"
 
+#ifdef FB_PY_DYNAMIC_MODULE
+#include "dynamic_module.hpp"
+#else
 #include FB_PY_DESCRIPTOR_HEADER
+#endif
 
 #include <formatbench/plugin.hpp>
 
 #include <pybind11/numpy.h>
 
 #include <chrono>
+#include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
+#include <span>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,9 +42,102 @@ namespace fs = std::filesystem;
 namespace formatbench::detail {
 namespace {
 
-// Where the module is: the folder `python` beside this library (the build
-// tree and the install tree alike), else the folder it was baked from.
+// What the bridge serves: its module and the module's declarations, baked
+// into the library or described at load (FB_PY_DYNAMIC_MODULE). Lives for
+// the process.
+struct plugin_table {
+    std::string module, id, description, version, extension, canonical;
+    std::uint32_t dtypes = 0;
+    bool lossless = true, directory = false, read_at = false, read_box = false;
+    std::span<const fb_option_decl> options;
+    std::string dir;     // dynamic: the module's folder
+    std::string problem; // dynamic: why it cannot be opened ("" when it can)
+};
+
+#ifdef FB_PY_DYNAMIC_MODULE
+// The declarations as the descriptor's option table, over the strings of
+// the described module.
+struct option_storage {
+    std::vector<std::vector<const char*>> choices;
+    std::vector<fb_option_decl> decls;
+};
+
+plugin_table make_table() {
+    static described_module d = describe_from_environment();
+    static option_storage storage;
+    plugin_table t;
+    t.module = d.module;
+    t.dir = d.dir;
+    if (!d.problem.empty()) {
+        // Still a valid descriptor, whose opens fail with the problem.
+        std::string id = d.module.rfind("fb_", 0) == 0 ? plugin_id_of(d.module) : "py-module";
+        for (char c : id)
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')) id = "py-module";
+        t.id = id;
+        t.description = "python module that cannot be used: " + d.problem.substr(0, 1000);
+        t.version = "0";
+        t.dtypes = FB_DTYPE_BIT(FB_DTYPE_F64) | FB_DTYPE_BIT(FB_DTYPE_F32) | FB_DTYPE_BIT(FB_DTYPE_I64) |
+                   FB_DTYPE_BIT(FB_DTYPE_I32) | FB_DTYPE_BIT(FB_DTYPE_U8);
+        t.problem = d.problem;
+        return t;
+    }
+    const module_table& m = d.table;
+    t.id = m.id;
+    t.description = m.description;
+    t.version = m.version;
+    t.extension = m.extension;
+    t.dtypes = m.dtypes;
+    t.lossless = m.lossless;
+    t.directory = m.directory;
+    t.read_at = m.has_read_at;
+    t.read_box = m.has_read_box;
+    t.canonical = canonical_text(m);
+    storage.choices.reserve(m.options.size());
+    for (const auto& o : m.options) {
+        auto& list = storage.choices.emplace_back();
+        for (const auto& c : o.choices)
+            list.push_back(c.c_str());
+        list.push_back(nullptr);
+        storage.decls.push_back({o.name.c_str(), o.type, o.default_value.c_str(), o.min, o.max,
+                                 o.has_range ? 1 : 0, o.type == FB_OPT_CHOICE ? list.data() : nullptr,
+                                 o.help.c_str()});
+    }
+    t.options = storage.decls;
+    return t;
+}
+#else
+plugin_table make_table() {
+    plugin_table t;
+    t.module = baked::module;
+    t.id = baked::id;
+    t.description = baked::description;
+    t.version = baked::version;
+    t.extension = baked::extension;
+    t.canonical = baked::canonical;
+    t.dtypes = baked::dtypes;
+    t.lossless = baked::lossless;
+    t.directory = baked::directory;
+    t.read_at = FB_PY_READ_AT;
+    t.read_box = FB_PY_READ_BOX;
+#if FB_PY_OPTION_COUNT > 0
+    t.options = baked::options;
+#endif
+    return t;
+}
+#endif
+
+const plugin_table& table() {
+    static const plugin_table t = make_table();
+    return t;
+}
+
+// Where the module is. Baked: the folder `python` beside this library (the
+// build tree and the install tree alike), else the folder it was baked
+// from. Dynamic: the folder of the file the variable names.
 std::string module_dir() {
+#ifdef FB_PY_DYNAMIC_MODULE
+    return table().dir;
+#else
     Dl_info info{};
     if (dladdr(reinterpret_cast<void*>(&module_dir), &info) != 0 && info.dli_fname) {
         fs::path beside = fs::path(info.dli_fname).parent_path() / "python";
@@ -40,20 +145,28 @@ std::string module_dir() {
         if (fs::exists(beside / (std::string(baked::module) + ".py"), ec)) return beside.string();
     }
     return baked::module_dir;
+#endif
 }
 
 // The module, imported once per process and checked against the table
-// baked into this library; the GIL held.
+// baked into this library (or described when it was loaded); the GIL held.
 py::module_ plugin_module() {
     static PyObject* module = nullptr; // kept for the life of the process
     if (module) return py::reinterpret_borrow<py::module_>(module);
+    const plugin_table& t = table();
     const std::string dir = module_dir();
-    py::module_ m = import_module_from(dir, baked::module);
-    module_table table = read_module_table(m, baked::module);
-    if (canonical_text(table) != baked::canonical)
-        throw sdk::error(FB_E_STATE, std::string("python module '") + baked::module + "' (" + table.file +
-                                         ") declares other OPTIONS, DTYPES or methods than plugin '" +
-                                         baked::id + "' was built with: rebuild it (ninja -C build)");
+    py::module_ m = import_module_from(dir, t.module);
+    module_table read = read_module_table(m, t.module);
+    if (canonical_text(read) != t.canonical)
+#ifdef FB_PY_DYNAMIC_MODULE
+        throw sdk::error(FB_E_STATE, "python module '" + t.module + "' (" + read.file +
+                                         ") declares other OPTIONS, DTYPES or methods than when plugin '" +
+                                         t.id + "' was loaded: it changed meanwhile; check it again");
+#else
+        throw sdk::error(FB_E_STATE, "python module '" + t.module + "' (" + read.file +
+                                         ") declares other OPTIONS, DTYPES or methods than plugin '" + t.id +
+                                         "' was built with: rebuild it (ninja -C build)");
+#endif
     module = m.release().ptr();
     return py::reinterpret_borrow<py::module_>(module);
 }
@@ -63,12 +176,14 @@ py::module_ plugin_module() {
 // first open, with no clock running; a second call returns at once. Throws
 // sdk::error.
 void prepare_module() {
+    if (!table().problem.empty()) throw sdk::error(FB_E_UNSUPPORTED, table().problem);
     ensure_interpreter();
     py::gil_scoped_acquire gil;
     try {
         plugin_module();
     } catch (py::error_already_set& e) {
-        throw python_error(e, call_site{"import", nullptr, baked::id, baked::module, false});
+        throw python_error(e,
+                           call_site{"import", nullptr, table().id.c_str(), table().module.c_str(), false});
     }
 }
 
@@ -95,8 +210,7 @@ py::array host_array(fb_dtype dtype, const void* data, std::uint64_t count, bool
 // The options as Python values of their declared types.
 py::dict option_values(const sdk::options& o) {
     py::dict d;
-#if FB_PY_OPTION_COUNT > 0
-    for (const auto& decl : baked::options) {
+    for (const auto& decl : table().options) {
         switch (decl.type) {
         case FB_OPT_BOOL: d[decl.name] = o.get_bool(decl.name); break;
         case FB_OPT_INT: d[decl.name] = o.get_int(decl.name); break;
@@ -106,9 +220,6 @@ py::dict option_values(const sdk::options& o) {
         case FB_OPT_CHOICE: d[decl.name] = o.get_string(decl.name); break;
         }
     }
-#else
-    (void)o;
-#endif
     return d;
 }
 
@@ -120,6 +231,8 @@ public:
         // the case's first open (prepare_module, formatbench.prepare/1).
         // Under a host without that extension they happen here, in the
         // first open, inside a timed phase: reported as python_start_s.
+        // The generic bridge without a usable module: every open fails, saying why.
+        if (!table().problem.empty()) throw sdk::error(FB_E_UNSUPPORTED, table().problem);
         const auto t0 = std::chrono::steady_clock::now();
         const bool starting = ensure_interpreter() > 0;
         metrics_ = r.metrics();
@@ -195,7 +308,9 @@ public:
     }
 
 private:
-    call_site site(const char* call) const { return {call, &path_, baked::id, baked::module, reading_}; }
+    call_site site(const char* call) const {
+        return {call, &path_, table().id.c_str(), table().module.c_str(), reading_};
+    }
 
     template <class Fn>
     void call(const char* name, Fn&& fn) {
@@ -218,11 +333,11 @@ private:
         py::array a = py::array::ensure(result);
         if (!a || static_cast<std::uint64_t>(a.size()) != count ||
             a.itemsize() != py::ssize_t(fb_dtype_size(dtype_)))
-            throw sdk::error(FB_E_CORRUPT, "read '" + path_ + "': python module " + baked::module +
+            throw sdk::error(FB_E_CORRUPT, "read '" + path_ + "': python module " + table().module +
                                                " returned " +
                                                py::str(py::type::of(result)).cast<std::string>() +
                                                " instead of None or " + std::to_string(count) +
-                                               " elements of the stream's dtype [plugin " + baked::id + "]");
+                                               " elements of the stream's dtype [plugin " + table().id + "]");
         py::module_::import("numpy").attr("copyto")(host_array(dtype_, data, count, true),
                                                     a.attr("reshape")(-1), py::arg("casting") = "no");
         copy_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -236,7 +351,7 @@ private:
             std::error_code ec;
             if (S_ISREG(st.st_mode))
                 ::unlink(path_.c_str());
-            else if (S_ISDIR(st.st_mode) && baked::directory)
+            else if (S_ISDIR(st.st_mode) && table().directory)
                 fs::remove_all(path_, ec);
         }
     }
@@ -253,7 +368,7 @@ private:
 } // namespace formatbench::detail
 
 struct python_plugin {
-#if FB_PY_OPTION_COUNT > 0
+#if !defined(FB_PY_DYNAMIC_MODULE) && FB_PY_OPTION_COUNT > 0
     static constexpr auto& options = formatbench::detail::baked::options;
 #endif
     // formatbench.prepare/1: the interpreter and the module, before the
@@ -262,15 +377,15 @@ struct python_plugin {
         formatbench::detail::prepare_module();
     }
     static formatbench::sdk::plugin_info info() {
-        namespace b = formatbench::detail::baked;
-        return {b::id,
-                b::version,
-                b::description,
+        const auto& t = formatbench::detail::table();
+        return {t.id.c_str(),
+                t.version.c_str(),
+                t.description.c_str(),
                 "MIT",
-                b::extension,
-                b::dtypes,
-                (b::lossless ? FB_CAP_LOSSLESS : FB_CAP_LOSSY) | FB_CAP_NEEDS_COUNT |
-                    (b::directory ? FB_CAP_DIRECTORY_OUTPUT : 0)};
+                t.extension.c_str(),
+                t.dtypes,
+                (t.lossless ? FB_CAP_LOSSLESS : FB_CAP_LOSSY) | FB_CAP_NEEDS_COUNT |
+                    (t.directory ? FB_CAP_DIRECTORY_OUTPUT : 0)};
     }
     class writer {
     public:
@@ -285,12 +400,12 @@ struct python_plugin {
     public:
         explicit reader(const formatbench::sdk::open_request& r) : s_(r, true), ndim_(r.shape.size()) {}
         void read(void* data, std::uint64_t count) { s_.read(data, count); }
-#if FB_PY_READ_AT
+#if defined(FB_PY_DYNAMIC_MODULE) || FB_PY_READ_AT
         void read_at(std::uint64_t offset, void* data, std::uint64_t count) {
             s_.read_at(offset, data, count);
         }
 #endif
-#if FB_PY_READ_BOX
+#if defined(FB_PY_DYNAMIC_MODULE) || FB_PY_READ_BOX
         void read_box(const std::uint64_t* start, const std::uint64_t* count, void* data) {
             s_.read_box(start, count, data, ndim_);
         }
@@ -305,4 +420,56 @@ struct python_plugin {
     };
 };
 
+#ifdef FB_PY_DYNAMIC_MODULE
+namespace formatbench::detail {
+namespace {
+
+using adapter = sdk::detail::adapter<python_plugin>;
+
+// An open of the generic bridge: the SDK's checks of the request, with the
+// options checked against the declarations described at load (the SDK's
+// adapter knows only a plugin class's static option table).
+template <class S>
+fb_status open_dynamic(const fb_open_args* args, fb_stream** out, char* err, std::size_t err_size) {
+    if (out) *out = nullptr;
+    return sdk::detail::guarded(err, err_size, [&] {
+        if (!out) throw sdk::error(FB_E_STATE, "open called without an output pointer");
+        if (!args) throw sdk::error(FB_E_STATE, "open called without arguments");
+        fb_open_args bare{};
+        std::memcpy(&bare, args, std::min<std::size_t>(args->struct_size, sizeof bare));
+        bare.options = nullptr;
+        bare.option_count = 0;
+        sdk::open_request r = sdk::detail::make_request<python_plugin>(&bare);
+        const auto& decls = table().options;
+        r.options = sdk::options(decls.data(), decls.size(), args->options, args->option_count);
+        *out = reinterpret_cast<fb_stream*>(sdk::detail::make_box<S>(std::move(r)));
+    });
+}
+
+// The access extensions only when the module defines read_at or read_box.
+const void* dynamic_extension(const char* id) {
+    if (id && !table().read_at && std::strcmp(id, FB_EXT_READ_AT_V1) == 0) return nullptr;
+    if (id && !table().read_box && std::strcmp(id, FB_EXT_READ_BOX_V1) == 0) return nullptr;
+    return adapter::get_extension(id);
+}
+
+} // namespace
+} // namespace formatbench::detail
+
+extern "C" FB_PLUGIN_EXPORT const fb_plugin_descriptor* fb_plugin_entry(std::uint16_t, std::uint16_t) {
+    namespace d = formatbench::detail;
+    static const fb_plugin_descriptor descriptor = [] {
+        fb_plugin_descriptor x = *d::adapter::descriptor();
+        const auto& options = d::table().options;
+        x.options = options.empty() ? nullptr : options.data();
+        x.option_count = static_cast<std::uint32_t>(options.size());
+        x.open_write = &d::open_dynamic<python_plugin::writer>;
+        x.open_read = &d::open_dynamic<python_plugin::reader>;
+        x.get_extension = &d::dynamic_extension;
+        return x;
+    }();
+    return &descriptor;
+}
+#else
 FORMATBENCH_PLUGIN(python_plugin)
+#endif

@@ -4,6 +4,12 @@
 // descriptor stays static data and listing plugins runs no Python. A
 // malformed module is refused here, with the module, its file and the
 // entry named, and the build of its plugin stops.
+//
+// describe_module --json DIR MODULE: the same declarations as one line of
+// JSON on standard output, for the generic bridge (libfb_python_module.so,
+// FB_PY_DYNAMIC_MODULE), which runs this program at load so that the
+// process loading it never starts Python; and for check-plugin FILE.py,
+// which runs it first to report a malformed module by itself.
 #include "interpreter.hpp"
 #include "module_table.hpp"
 
@@ -87,25 +93,32 @@ std::string header(const module_table& t, const std::string& dir) {
 
 int main(int argc, char** argv) {
     if (argc != 4) {
-        std::fprintf(stderr, "usage: describe_module DIR MODULE OUTPUT\n");
+        std::fprintf(stderr,
+                     "usage: describe_module DIR MODULE OUTPUT | describe_module --json DIR MODULE\n");
         return 2;
     }
-    const std::string dir = argv[1], name = argv[2], output = argv[3];
+    const bool json = std::string(argv[1]) == "--json";
+    const std::string dir = argv[json ? 2 : 1], name = argv[json ? 3 : 2], output = json ? "" : argv[3];
     std::string text;
     try {
         ensure_interpreter();
         py::gil_scoped_acquire gil;
         try {
             py::module_ m = import_module_from(dir, name);
-            text = header(read_module_table(m, name), dir);
+            const module_table table = read_module_table(m, name);
+            text = json ? table_json(table) + "\n" : header(table, dir);
         } catch (py::error_already_set& e) {
-            std::fprintf(stderr, "python module '%s' (%s): cannot be imported: %s\n", name.c_str(),
-                         dir.c_str(), e.what());
+            std::fprintf(stderr, "python module '%s' (%s/%s.py): cannot be imported: %s\n", name.c_str(),
+                         dir.c_str(), name.c_str(), e.what());
             return 1;
         }
     } catch (const formatbench::sdk::error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;
+    }
+    if (json) {
+        std::fputs(text.c_str(), stdout);
+        return std::fflush(stdout) == 0 ? 0 : 1;
     }
     std::ofstream out(output);
     out << text;

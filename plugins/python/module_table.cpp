@@ -4,8 +4,11 @@
 
 #include <formatbench/plugin.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <cmath>
+#include <stdexcept>
 #include <utility>
 
 namespace py = pybind11;
@@ -251,6 +254,68 @@ std::string canonical_text(const module_table& t) {
         out += ' ' + o.help + '\n';
     }
     return out;
+}
+
+std::string table_json(const module_table& t) {
+    nlohmann::json options = nlohmann::json::array();
+    for (const auto& o : t.options)
+        options.push_back({{"name", o.name},
+                           {"type", int(o.type)},
+                           {"default", o.default_value},
+                           {"has_range", o.has_range},
+                           {"min", o.min},
+                           {"max", o.max},
+                           {"choices", o.choices},
+                           {"help", o.help}});
+    nlohmann::json j{{"module", t.module},
+                     {"file", t.file},
+                     {"id", t.id},
+                     {"description", t.description},
+                     {"version", t.version},
+                     {"extension", t.extension},
+                     {"dtypes", t.dtypes},
+                     {"lossless", t.lossless},
+                     {"directory", t.directory},
+                     {"read_at", t.has_read_at},
+                     {"read_box", t.has_read_box},
+                     {"options", options}};
+    return j.dump();
+}
+
+module_table table_from_json(const std::string& text) {
+    try {
+        const nlohmann::json j = nlohmann::json::parse(text);
+        module_table t;
+        t.module = j.at("module").get<std::string>();
+        t.file = j.at("file").get<std::string>();
+        t.id = j.at("id").get<std::string>();
+        t.description = j.at("description").get<std::string>();
+        t.version = j.at("version").get<std::string>();
+        t.extension = j.at("extension").get<std::string>();
+        t.dtypes = j.at("dtypes").get<std::uint32_t>();
+        t.lossless = j.at("lossless").get<bool>();
+        t.directory = j.at("directory").get<bool>();
+        t.has_read_at = j.at("read_at").get<bool>();
+        t.has_read_box = j.at("read_box").get<bool>();
+        for (const auto& o : j.at("options")) {
+            py_option p;
+            p.name = o.at("name").get<std::string>();
+            const int type = o.at("type").get<int>();
+            if (type < FB_OPT_BOOL || type > FB_OPT_SIZE)
+                throw std::runtime_error("option '" + p.name + "' has an unknown type");
+            p.type = static_cast<fb_option_type>(type);
+            p.default_value = o.at("default").get<std::string>();
+            p.has_range = o.at("has_range").get<bool>();
+            p.min = o.at("min").get<double>();
+            p.max = o.at("max").get<double>();
+            p.choices = o.at("choices").get<std::vector<std::string>>();
+            p.help = o.at("help").get<std::string>();
+            t.options.push_back(std::move(p));
+        }
+        return t;
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(std::string("not a module table: ") + e.what());
+    }
 }
 
 } // namespace formatbench::detail

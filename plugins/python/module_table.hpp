@@ -2,8 +2,9 @@
 // EXTENSION, LOSSLESS, the Plugin class and its optional methods), read
 // and checked once: by describe_module when its plugin library is built
 // (to bake the descriptor) and by the bridge at open (to find a module
-// changed since then). Every refusal names the module, its file and the
-// entry that is wrong.
+// changed since then), or by the generic bridge from describe_module's
+// JSON. Every refusal names the module, its file and the entry that is
+// wrong.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -52,5 +53,11 @@ module_table read_module_table(const pybind11::module_& module, const std::strin
 // The table as one canonical text, baked into the plugin library so that the
 // bridge can tell a module edited since the build.
 std::string canonical_text(const module_table& table);
+
+// The table as JSON (describe_module --json), and back (the generic
+// bridge, which reads a module's table without starting Python). Throws
+// std::runtime_error on text that is not such a table.
+std::string table_json(const module_table& table);
+module_table table_from_json(const std::string& text);
 
 } // namespace formatbench::detail

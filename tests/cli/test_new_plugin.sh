@@ -108,16 +108,19 @@ expect_in "$work/ci.log" "FAIL  read_error/truncated_file"
 
 # 6. Every file of the template folder is compiled in and used: each one's
 # output is in a folder written above (a file missing from share/meson.build
-# would not be).
+# would not be). The Python variant is written here (test_python_plugin.sh
+# checks it, where the Python bridge is built).
+expect_status 0 "$bin" new-plugin t_python --lang python --dir "$np/t_python"
 (cd "$SRC/share/templates/plugin" && find . -type f | sed 's|^\./||') | while read -r t; do
   variant=${t%%/*}; rest=${t#*/}
   case $variant in
     common | c | meson) combo=t_c_meson ;;
     cpp) combo=t_cpp_meson ;;
     cmake) combo=t_c_cmake ;;
+    python) combo=t_python ;;
     *) fail "template $t: unknown variant folder '$variant'" ;;
   esac
-  out=$(echo "$rest" | sed "s/{{name}}/$combo/g; s|^dot-|.|; s|/dot-|/.|g")
+  out=$(echo "$rest" | sed "s/{{name}}/$combo/g; s/{{ident}}/$combo/g; s|^dot-|.|; s|/dot-|/.|g")
   [ -f "$np/$combo/$out" ] || fail "template $t was not written (as $combo/$out): is it in share/meson.build?"
 done
 

@@ -5,7 +5,15 @@
 // alone, and "N passed, M failed"; exit 0 only when every check passed, 1
 // when one failed (or the file did not load), 2 for usage errors, 130 when
 // interrupted (the running check's folders are removed first).
+//
+// PATH may be a Python plugin module fb_NAME.py: it is checked through the
+// generic Python bridge (plugins/python, libfb_python_module.so in the
+// plugin folder's `python` subfolder), which serves the module that
+// FORMATBENCH_PYTHON_MODULE names, set here for this process and its
+// children. describe_module (beside it) reads the module's declarations
+// first, so a malformed one fails the load check with its own message.
 #include "base/error.hpp"
+#include "base/suggest.hpp"
 #include "base/text.hpp"
 #include "cli/commands.hpp"
 #include "host/conformance.hpp"
@@ -16,9 +24,19 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
 
 namespace formatbench::cli {
 namespace {
@@ -144,8 +162,125 @@ fs::path resolve(const global_options& global, const std::string& arg) {
         fmt::format("check-plugin: '{}' is neither a file nor the id of a plugin on the search path", arg));
 }
 
+// A Python plugin module, and the generic bridge that serves it.
+struct python_module {
+    fs::path file;    // the module, absolute
+    fs::path library; // libfb_python_module.so
+};
+
+constexpr const char* python_module_variable = "FORMATBENCH_PYTHON_MODULE";
+constexpr const char* python_bridge_file = "libfb_python_module.so";
+
+bool is_python_module(const std::string& arg) {
+    return fs::path(arg).extension() == ".py";
+}
+
+// fb_NAME.py with NAME of [a-z0-9_]: an importable name whose plugin id
+// (py-NAME, '_' as '-') the registry takes.
+bool valid_module_name(const std::string& stem) {
+    if (stem.size() <= 3 || stem.rfind("fb_", 0) != 0) return false;
+    return std::all_of(stem.begin() + 3, stem.end(),
+                       [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+}
+
+std::string suggest_module_name(const std::string& stem) {
+    std::string base = stem.rfind("fb_", 0) == 0 ? stem.substr(3) : stem, out;
+    for (char c : base) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            out += c;
+        else if (!out.empty() && out.back() != '_')
+            out += '_';
+    }
+    while (!out.empty() && out.back() == '_')
+        out.pop_back();
+    return out.empty() ? "fb_NAME.py" : "fb_" + out + ".py";
+}
+
+python_module find_python_bridge(const std::string& arg) {
+    std::error_code ec;
+    python_module m;
+    m.file = fs::absolute(arg, ec).lexically_normal();
+    if (!fs::is_regular_file(m.file, ec))
+        throw usage_error(
+            fmt::format("check-plugin: '{}' is not a file (a Python plugin module fb_NAME.py)", arg));
+    const std::string stem = m.file.stem().string();
+    if (!valid_module_name(stem))
+        throw usage_error(fmt::format("check-plugin: '{}': a Python plugin module is named fb_NAME.py, NAME "
+                                      "of lower-case letters, digits "
+                                      "and '_' (it is the plugin py-NAME, '_' as '-'): rename it, e.g. to {}",
+                                      arg, suggest_module_name(stem)));
+    std::vector<std::string> looked;
+    for (const auto& dir : builtin_plugin_dirs()) {
+        const fs::path lib = dir / "python" / python_bridge_file;
+        if (fs::is_regular_file(lib, ec)) {
+            m.library = lib.lexically_normal();
+            return m;
+        }
+        looked.push_back(lib.lexically_normal().string());
+    }
+    throw std::runtime_error(fmt::format(
+        "check-plugin: cannot check '{}': this formatbench has no Python bridge ({} not found: {}); it is "
+        "built when python3-dev and pybind11-dev are installed",
+        arg, python_bridge_file, looked.empty() ? "no plugin folder" : join(looked)));
+}
+
+// describe_module --json on the module (describe_module beside the bridge):
+// "" when its declarations are sound, else its message, which names the
+// module, its file and the entry.
+std::string describe_problem(const python_module& m) {
+    const fs::path program = m.library.parent_path() / "describe_module";
+    const int err = ::memfd_create("formatbench-describe-err", MFD_CLOEXEC);
+    if (err < 0) return {}; // the bridge describes it again at load
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
+    std::string p = program.string(), json = "--json", dir = m.file.parent_path().string(),
+                module = m.file.stem().string();
+    char* argv[] = {p.data(), json.data(), dir.data(), module.data(), nullptr};
+    pid_t pid = 0;
+    const int spawned = ::posix_spawn(&pid, p.c_str(), &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    std::string problem;
+    if (spawned != 0) {
+        problem = fmt::format("cannot run '{}': {}", p, std::strerror(spawned));
+    } else {
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            char buf[4096];
+            const ssize_t n = ::pread(err, buf, sizeof buf, 0);
+            problem.assign(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+            while (!problem.empty() && (problem.back() == '\n' || problem.back() == ' '))
+                problem.pop_back();
+            std::replace(problem.begin(), problem.end(), '\n', ' ');
+            if (problem.empty())
+                problem = fmt::format("'{}' failed (exit status {})", p,
+                                      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        }
+    }
+    ::close(err);
+    return problem;
+}
+
 int check_plugin(const global_options& global, const check_arguments& args) {
-    fs::path file = resolve(global, args.path);
+    // The file named in messages and the report, and the library loaded:
+    // the same but for a Python module, served by the generic bridge.
+    fs::path file, library;
+    std::string describe_failure;
+    if (is_python_module(args.path)) {
+        const python_module m = find_python_bridge(args.path);
+        ::setenv(python_module_variable, m.file.c_str(), 1);
+        file = args.path;
+        library = m.library;
+        describe_failure = describe_problem(m);
+    } else {
+        file = resolve(global, args.path);
+        library = file;
+    }
     conformance::settings s;
     s.level = args.quick ? conformance::depth::quick : conformance::depth::standard;
     s.timeout_seconds = args.timeout;
@@ -155,10 +290,11 @@ int check_plugin(const global_options& global, const check_arguments& args) {
     // The registry lives as long as the checks use the plugin; its library
     // stays loaded in this process (the checks' children are forks of it).
     registry reg;
-    const plugin* p = reg.load_file(file);
-    const std::string load_problem = p                        ? ""
-                                     : reg.problems().empty() ? "not loaded"
-                                                              : reg.problems().back().reason;
+    const plugin* p = describe_failure.empty() ? reg.load_file(library) : nullptr;
+    const std::string load_problem = p                           ? ""
+                                     : !describe_failure.empty() ? describe_failure
+                                     : reg.problems().empty()    ? "not loaded"
+                                                                 : reg.problems().back().reason;
     std::vector<std::string> names{"load"};
     if (p)
         for (const auto& c : conformance::plan_checks(*p, s))
@@ -241,7 +377,8 @@ void add_check_plugin_command(CLI::App& app, const global_options& global, comma
                         "trips, overwriting, corrupt input, bad options, unwritable paths and full disks, "
                         "files outside the plugin's path; exit 0 only if all pass");
     cmd->add_option("PATH", args->path,
-                    "the plugin's shared library (or the id of a plugin on the search path)")
+                    "the plugin's shared library, a Python plugin module fb_NAME.py (checked through the "
+                    "generic Python bridge, with nothing to build), or the id of a plugin on the search path")
         ->required();
     cmd->add_flag("--quick", args->quick, "smaller counts and fewer chunkings");
     cmd->add_flag("--json", args->json, "machine-readable report on standard output");

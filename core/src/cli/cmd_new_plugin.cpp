@@ -1,14 +1,17 @@
-// `formatbench new-plugin NAME [--lang c|cpp] [--build meson|cmake] [--dir DIR]
-// [--force]`: writes a folder with a working plugin to start from, made from
-// the templates compiled into the binary (cli/templates.hpp, from
-// share/templates/plugin): the plugin's source, a build file that finds the
-// installed SDK with pkg-config, a README and ci.sh (build, then
-// check-plugin). Usage errors (a bad NAME, a non-empty folder without
-// --force) exit 2 before anything is written.
+// `formatbench new-plugin NAME [--lang c|cpp|python] [--build meson|cmake]
+// [--dir DIR] [--force]`: writes a folder with a working plugin to start
+// from, made from the templates compiled into the binary
+// (cli/templates.hpp, from share/templates/plugin): the plugin's source, a
+// build file that finds the installed SDK with pkg-config, a README and
+// ci.sh (build, then check-plugin); for Python, the module fb_NAME.py ('-'
+// as '_') and a README (check-plugin takes the module as it is, nothing to
+// build). Usage errors (a bad NAME, a non-empty folder without --force,
+// --build with Python) exit 2 before anything is written.
 //
 // Templates: the first folder of a template's path is its variant (common,
-// c, cpp, meson, cmake); the files of common, the language and the build
-// system are written, at the rest of their path. In paths and text,
+// c, cpp, meson, cmake, python); the files of common, the language and the
+// build system are written, at the rest of their path, or for Python those
+// of python alone. In paths and text,
 // {{key}} is replaced by a value; in text, a line `{{if flag}}` keeps the
 // lines up to the next `{{end}}` only when flag (the language or the build
 // system) is chosen. A path component "dot-x" is written as ".x", so the
@@ -46,7 +49,8 @@ struct new_plugin_arguments {
     std::string name;
     std::string lang = "cpp";
     std::string build = "meson";
-    std::string dir; // "" = ./NAME
+    bool build_given = false; // --build on the command line (refused with python)
+    std::string dir;          // "" = ./NAME
     bool force = false;
 };
 
@@ -209,6 +213,11 @@ void note_taken_id(const global_options& global, const std::string& name) {
 
 int new_plugin(const global_options& global, const new_plugin_arguments& a) {
     check_name(a.name);
+    const bool python = a.lang == "python";
+    if (python && a.build_given)
+        throw usage_error(
+            "new-plugin: --build is for C and C++ plugins: a Python plugin module (--lang python) "
+            "is not built on its own; leave --build out");
     const fs::path dir = a.dir.empty() ? fs::path(a.name) : fs::path(a.dir);
     check_target(dir, a.force);
 
@@ -219,8 +228,13 @@ int new_plugin(const global_options& global, const new_plugin_arguments& a) {
     for (char ch : a.name)
         magic += ch >= 'a' && ch <= 'z' ? static_cast<char>(ch - 'a' + 'A') : ch;
     magic.resize(7, '_');
+    // A Python module fb_IDENT.py is the plugin py-ID, '_' as '-'
+    // (plugins/python/module_table.cpp).
+    std::string id = c_identifier(a.name);
+    std::replace(id.begin(), id.end(), '_', '-');
     v.values = {{"name", a.name},
                 {"ident", c_identifier(a.name)},
+                {"id", id},
                 {"magic", magic + "1"},
                 {"lang", a.lang},
                 {"lang_name", c ? "C" : "C++"},
@@ -234,7 +248,8 @@ int new_plugin(const global_options& global, const new_plugin_arguments& a) {
     for (const auto& t : plugin_template_files()) {
         std::string_view path = t.path;
         std::string_view variant = path.substr(0, path.find('/'));
-        if (variant != "common" && variant != a.lang && variant != a.build) continue;
+        if (python ? variant != "python" : variant != "common" && variant != a.lang && variant != a.build)
+            continue;
         files.emplace_back(output_path(path.substr(variant.size() + 1), v, path), render(t.text, v, path));
     }
 
@@ -261,6 +276,16 @@ int new_plugin(const global_options& global, const new_plugin_arguments& a) {
         }
     }
 
+    if (python) {
+        const std::string module = "fb_" + c_identifier(a.name) + ".py";
+        fmt::print("wrote plugin 'py-{}' (Python, the module {}) into {}:\n", id, module, dir.string());
+        for (const auto& f : files)
+            fmt::print("  {}\n", (dir / f.first).string());
+        fmt::print("next:\n  cd {}\n  formatbench check-plugin {}\n", shell_word(dir.string()), module);
+        fmt::print("README.md says how to make it a built plugin, for studies.\n");
+        note_taken_id(global, "py-" + id);
+        return exit_ok;
+    }
     fmt::print("wrote plugin '{}' ({}, {}) into {}:\n", a.name, c ? "C" : "C++", meson ? "Meson" : "CMake",
                dir.string());
     for (const auto& f : files)
@@ -284,25 +309,32 @@ void add_new_plugin_command(CLI::App& app, const global_options& global, command
         "new-plugin",
         "write a folder with a working plugin to start from: its source (C or C++), a build file "
         "that finds the installed SDK (Meson or CMake), a README and ci.sh, which builds it and "
-        "runs check-plugin");
+        "runs check-plugin; or, with --lang python, a Python module fb_NAME.py and a README "
+        "(check-plugin takes the module as it is)");
     cmd->add_option("NAME", args->name,
                     "the plugin's id: lower-case letters and digits, words joined by '_' or '-', starting "
                     "with a letter (the library is libfb_NAME.so)")
         ->required();
-    cmd->add_option("--lang", args->lang, "the plugin's language: cpp (with plugin.hpp) or c (plugin.h only)")
-        ->check(CLI::IsMember({"c", "cpp"}))
+    cmd->add_option("--lang", args->lang,
+                    "the plugin's language: cpp (with plugin.hpp), c (plugin.h only) or python (a module "
+                    "fb_NAME.py, '-' as '_', for formatbench's Python bridge: the plugin py-NAME)")
+        ->check(CLI::IsMember({"c", "cpp", "python"}))
         ->capture_default_str();
-    cmd->add_option("--build", args->build, "its build system; both find the SDK with pkg-config")
-        ->check(CLI::IsMember({"meson", "cmake"}))
-        ->capture_default_str();
+    auto* build =
+        cmd->add_option("--build", args->build,
+                        "its build system; both find the SDK with pkg-config (not with --lang python)")
+            ->check(CLI::IsMember({"meson", "cmake"}))
+            ->capture_default_str();
     cmd->add_option("--dir", args->dir, "the folder to write (default: ./NAME); new or empty unless --force")
         ->type_name("DIR");
     cmd->add_flag(
         "--force", args->force,
         "write into a folder that is not empty: files of the same names are replaced, nothing else is "
         "touched");
-    cmd->callback(
-        [&global, &action, args] { action = [&global, args] { return new_plugin(global, *args); }; });
+    cmd->callback([&global, &action, args, build] {
+        args->build_given = build->count() > 0;
+        action = [&global, args] { return new_plugin(global, *args); };
+    });
 }
 
 } // namespace formatbench::cli
