@@ -161,7 +161,10 @@ class Plugin:
         if self.array is None:
             self.array = self.load(out)
             if np.shares_memory(self.array, out):  # read straight into the host's buffer
-                self.position += out.size
+                # The array is a view of the host's buffer, which the module
+                # must not keep past the call: nothing is left to read.
+                self.array = self.array[:0].copy()
+                self.position = out.size
                 return None
         got = self.array[self.position:self.position + out.size]
         if got.size != out.size:
