@@ -11,7 +11,8 @@ gathers the host's chunks into an array allocated at open and the Series
 is written at close, except where one write hands the whole array: it is
 written from a Series over the host's own buffer, then. The first read
 loads the Series; each read returns a slice of its values, which the
-bridge copies once into the host's buffer (python_copy_s).
+bridge copies once into the host's buffer (python_copy_s). pd.read_pickle
+runs whatever a pickle names: read only files of your own.
 """
 import numexpr
 import numpy as np
