@@ -1,18 +1,19 @@
-"""pandas: the values as one Series, through Series.to_pickle / pd.read_pickle or to_hdf / pd.read_hdf (PyTables)
+"""pandas: the values as one Series, through Series.to_hdf / pd.read_hdf (PyTables) or to_pickle / pd.read_pickle
 
 A formatbench plugin in Python (docs/plugin-guide.md, "A plugin in Python").
 The data set's values, flat (a Series has one axis: the shape is not
 stored), are one pandas Series named `data` on the default RangeIndex.
-api pickle: Series.to_pickle (protocol 5) with the `compression` option,
-read by pd.read_pickle with the same. api hdf: Series.to_hdf under the key
-`data` through PyTables, `format` fixed or table, `complevel` and
-`complib`, read by pd.read_hdf. A Series is written whole, so write()
-gathers the host's chunks into an array allocated at open and the Series
-is written at close, except where one write hands the whole array: it is
-written from a Series over the host's own buffer, then. The first read
-loads the Series; each read returns a slice of its values, which the
-bridge copies once into the host's buffer (python_copy_s). pd.read_pickle
-runs whatever a pickle names: read only files of your own.
+api hdf (the default): Series.to_hdf under the key `data` through
+PyTables, `format` fixed or table, `complevel` and `complib`, read by
+pd.read_hdf. api pickle: Series.to_pickle (protocol 5) with the
+`compression` option, read by pd.read_pickle with the same. A Series is
+written whole, so write() gathers the host's chunks into an array
+allocated at open and the Series is written at close, except where one
+write hands the whole array: it is written from a Series over the host's
+own buffer, then. The first read loads the Series; each read returns a
+slice of its values, which the bridge copies once into the host's buffer
+(python_copy_s). pd.read_pickle runs whatever a pickle names: read only
+files of your own.
 """
 import numexpr
 import numpy as np
@@ -20,8 +21,11 @@ import pandas as pd
 import tables
 
 OPTIONS = [  # (name, type, default, range or choices, help)
-    ("api", "choice", "pickle", ["pickle", "hdf"],
-     "pickle: Series.to_pickle / pd.read_pickle; hdf: Series.to_hdf / pd.read_hdf (PyTables)"),
+    # hdf the default: complib changes the file only with api hdf and a
+    # complevel above 0, so that check-plugin's option sweep (one option
+    # off its default at a time) sees each option's effect.
+    ("api", "choice", "hdf", ["hdf", "pickle"],
+     "hdf: Series.to_hdf / pd.read_hdf (PyTables); pickle: Series.to_pickle / pd.read_pickle"),
     # zstd needs the zstandard module, which Debian 12's pandas does not depend on.
     ("compression", "choice", "none", ["none", "gzip", "bz2", "xz"], "to_pickle's compression (api pickle)"),
     ("format", "choice", "fixed", ["fixed", "table"], "to_hdf's format (api hdf)"),

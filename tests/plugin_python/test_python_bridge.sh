@@ -300,7 +300,7 @@ formats:
   - raw
   - {plugin: py-xarray, label: xr-netcdf}
   - {plugin: py-xarray, label: xr-zarr, options: {api: zarr, chunk: 4096}}
-  - {plugin: py-pandas, label: pd-pickle, options: {compression: gzip}}
+  - {plugin: py-pandas, label: pd-pickle, options: {api: pickle, compression: gzip}}
   - {plugin: py-pandas, label: pd-hdf, options: {api: hdf, format: table, complevel: 3}}
   - py-pickle
   - {plugin: py-pickle, label: pickle-inband, options: {out_of_band: false}}
