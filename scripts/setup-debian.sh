@@ -27,6 +27,8 @@ packages=(
   python3-dev pybind11-dev  # the python bridge (plugins/python): CPython 3.11 embedded through pybind11
   python3-zarr python3-numcodecs  # the bridge's py-zarr module (py-numpy, py-h5py and py-netcdf4 use
                           # python3-numpy, python3-h5py and python3-netcdf4, below)
+  python3-xarray python3-pandas python3-tables  # the bridge's py-xarray (to_netcdf through netCDF4, to_zarr)
+                          # and py-pandas (to_pickle; to_hdf through PyTables) modules
   libgtest-dev python3-jsonschema  # tests (the results schema is checked with jsonschema)
   python3-numpy           # tests: .npy interop of plugins/npy and examples/npy
   libhdf5-dev libnetcdf-dev  # the hdf5 and netcdf plugins (Debian's serial HDF5 1.10; netCDF 4.9 with CDF-5)

@@ -1,8 +1,8 @@
 """fb_boxes: the boxes of an N-D array that a row-major run of its elements makes up
 
 Not a plugin: a helper of the Python plugins whose library slices N-D
-arrays by boxes (fb_h5py, fb_netcdf4, fb_zarr), which store the data set's shape and
-get the host's flat runs (write, read, read_at).
+arrays by boxes (fb_h5py, fb_netcdf4, fb_zarr, fb_xarray), which store the
+data set's shape and get the host's flat runs (write, read, read_at).
 """
 import numpy as np
 

@@ -19,7 +19,14 @@
 #   3b. py-h5py, py-netcdf4 and py-zarr write a 3-D data set as a 3-D
 #      dataset, variable or array, read bit for bit by their library (and
 #      the C hdf5 and netcdf plugins), and its planes read back exact;
-#   4. py-zarr's folder is read bit for bit by zarr in another process.
+#   4. py-zarr's folder is read bit for bit by zarr in another process;
+#   5. py-xarray's netCDF file (api netcdf) is read bit for bit by netCDF4
+#      and the C netcdf plugin, its zarr folder (api zarr) by zarr,
+#      py-pandas' files by pd.read_pickle and pd.read_hdf, py-pickle's by
+#      its documented layout and pickle.loads (out of band and in-band),
+#      py-numpy's (api memmap) by numpy.fromfile, all in another process
+#      against the raw plugin's file; and the planes of xarray's and the
+#      memmap's 3-D data sets read back exact.
 #   FB: the formatbench binary; DESCRIBE: describe_module; TEST_PLUGINS:
 #   the folder of the faults plugin; TEST_MODULES: this folder.
 set -euo pipefail
@@ -295,4 +302,128 @@ assert got.tobytes() == want.tobytes(), "values differ"
 PY
     { ls "$work/run-zarr"; fail "zarr does not read py-zarr's folder bit for bit"; }
   echo "py-zarr's folder: read bit for bit by zarr, chunks and compressor as the options say"
+fi
+
+# ---- 5. py-xarray's, py-pandas', py-pickle's and py-numpy's (api: memmap)
+# files read by other readers in another process, bit for bit against the
+# raw plugin's file of the same data set: xarray's netCDF file by netCDF4
+# and the C netcdf plugin, its zarr folder by zarr, pandas' pickle and HDF5
+# files by pd.read_pickle and pd.read_hdf, py-pickle's file by its
+# documented layout and pickle.loads, the memmap's by numpy.fromfile; and
+# the planes of xarray's and the memmap's 3-D data sets read back exact
+have() { "$FB" plugins | grep -q "^$1 "; }
+if have py-xarray && have py-pandas && have py-pickle; then
+  cat >"$work/more.yaml" <<YAML
+name: python-more-files
+defaults: {repeat: 1, warmup: 0}
+datasets:
+  - {dtype: f64, shape: [30, 20, 17], distribution: normal, seed: 5}
+  - {dtype: i32, count: 70001, distribution: uniform, seed: 8}
+formats:
+  - raw
+  - {plugin: py-xarray, label: xr-netcdf}
+  - {plugin: py-xarray, label: xr-zarr, options: {api: zarr, chunk: 4096}}
+  - {plugin: py-pandas, label: pd-pickle, options: {api: pickle, compression: gzip}}
+  - {plugin: py-pandas, label: pd-hdf, options: {api: hdf, format: table, complevel: 3}}
+  - py-pickle
+  - {plugin: py-pickle, label: pickle-inband, options: {out_of_band: false}}
+  - {plugin: py-numpy, label: np-memmap, options: {api: memmap}}
+directory: $work/more
+keep_files: true
+YAML
+  mkdir -p "$work/more"
+  "$FB" run "$work/more.yaml" >"$work/out-more" 2>&1 || { cat "$work/out-more"; fail "the study of the new modules failed"; }
+  # cases: data set first, format second: 0-7 the 3-D f64 set, 8-15 the flat i32 set
+  for set in "f64 0 30,20,17 10200" "i32 8 70001 70001"; do
+    set -- $set
+    dtype=$1 first=$2 shape=$3 count=$4
+    case_file() { ls -d "$work/more/$(printf 'case-%04d-' $((first + $1)))"*; }
+    "$PY" - "$dtype" "$shape" "$(case_file 0)" "$(case_file 1)" "$(case_file 2)" "$(case_file 3)" \
+      "$(case_file 4)" "$(case_file 5)" "$(case_file 6)" "$(case_file 7)" <<'PY' ||
+import pickle, struct, sys
+import numpy as np
+dtype, shape = sys.argv[1], tuple(int(x) for x in sys.argv[2].split(','))
+raw, xr_nc, xr_zarr, pd_pickle, pd_hdf, pk_oob, pk_inband, np_memmap = sys.argv[3:]
+want = np.fromfile(raw, dtype={'f64': '<f8', 'i32': '<i4'}[dtype]).reshape(shape)
+
+def same(what, got, shape):
+    assert got.dtype == want.dtype and got.shape == shape, (what, got.dtype, got.shape)
+    assert got.tobytes() == want.tobytes(), f"{what}: values differ"
+
+import netCDF4
+with netCDF4.Dataset(xr_nc + '/data.nc') as f:
+    v = f['data']
+    v.set_auto_mask(False)
+    same('xarray netcdf by netCDF4', v[:], shape)
+import zarr
+z = zarr.open_group(zarr.DirectoryStore(xr_zarr), mode='r')['data']
+rows = max(1, min(4096 // int(np.prod(shape[1:])), shape[0]))
+assert z.chunks == (rows,) + shape[1:] and z.compressor is None, (z.chunks, z.compressor)
+same('xarray zarr by zarr', z[:], shape)
+import pandas as pd
+s = pd.read_pickle(pd_pickle, compression='gzip')
+assert isinstance(s, pd.Series) and s.name == 'data', type(s)
+same('pandas pickle by read_pickle', s.to_numpy(), (want.size,))
+with pd.HDFStore(pd_hdf, mode='r') as store:
+    assert store.get_storer('data').is_table, 'not format table'
+s = pd.read_hdf(pd_hdf, 'data')
+assert isinstance(s, pd.Series), type(s)
+same('pandas hdf by read_hdf', s.to_numpy(), (want.size,))
+# py-pickle's layout (fb_pickle.py): magic, stream length, buffer count,
+# the buffers' lengths, the stream, the buffers
+for path, buffers in ((pk_oob, 1), (pk_inband, 0)):
+    data = open(path, 'rb').read()
+    magic, length, n = struct.unpack_from('<8sQQ', data)
+    assert magic == b'FBPICKL5' and n == buffers, (magic, n)
+    lengths = struct.unpack_from(f'<{n}Q', data, 24)
+    at = 24 + 8 * n
+    stream, at = data[at:at + length], at + length
+    parts = []
+    for size in lengths:
+        parts.append(data[at:at + size])
+        at += size
+    assert at == len(data), (at, len(data))
+    same(f'py-pickle ({buffers} buffers) by pickle.loads', pickle.loads(stream, buffers=parts), shape)
+same('memmap by numpy.fromfile', np.fromfile(np_memmap, dtype=want.dtype).reshape(shape), shape)
+PY
+      { ls "$work/more"; fail "the new modules' $dtype files are not read bit for bit"; }
+    if have netcdf; then
+      cat >"$work/more-back.yaml" <<YAML
+name: py-xarray-by-netcdf
+defaults: {repeat: 1, warmup: 0}
+datasets: [{from_file: {path: $(case_file 1)/data.nc, plugin: netcdf, options: {}}, dtype: $dtype, count: $count}]
+formats: [raw]
+directory: $work/more-back-$dtype
+keep_files: true
+YAML
+      mkdir -p "$work/more-back-$dtype"
+      "$FB" run "$work/more-back.yaml" >"$work/out-back" 2>&1 ||
+        { cat "$work/out-back"; fail "netcdf cannot read py-xarray's $dtype file"; }
+      cmp "$work/more-back-$dtype/case-0000-raw.raw" "$(case_file 0)" ||
+        fail "py-xarray's $dtype file read by the netcdf plugin differs from raw's"
+    fi
+    echo "$dtype: py-xarray's files read bit for bit by netCDF4$(have netcdf && echo ', the netcdf plugin') and zarr," \
+      "py-pandas' by read_pickle and read_hdf, py-pickle's by its layout and pickle.loads, the memmap's by numpy.fromfile"
+  done
+  cat >"$work/more-planes.yaml" <<YAML
+name: python-more-planes
+defaults: {repeat: 1, warmup: 0, access: plane, access_axis: [0, 1, 2], access_ops: 8}
+datasets: [{dtype: f64, shape: [30, 20, 17], distribution: normal, seed: 5}]
+formats:
+  - {plugin: py-xarray, label: xr-netcdf}
+  - {plugin: py-xarray, label: xr-zarr, options: {api: zarr, chunk: 4096}}
+  - {plugin: py-numpy, label: np-memmap, options: {api: memmap}}
+directory: $work/more-planes
+YAML
+  mkdir -p "$work/more-planes"
+  "$FB" run "$work/more-planes.yaml" --json "$work/more-planes.json" >"$work/out-more-planes" 2>&1 ||
+    { cat "$work/out-more-planes"; fail "the new modules' plane reads failed"; }
+  "$PY" - "$work/more-planes.json" <<'PY' || fail "the new modules' planes are not exact"
+import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+assert len(cases) == 9 and all(c["status"] == "ok" for c in cases), [(c["status"], c["error"]) for c in cases]
+PY
+  echo "py-xarray's (netcdf, zarr) and py-numpy's (memmap) 3-D data sets: planes on every axis exact"
+else
+  echo "SKIP: py-xarray, py-pandas or py-pickle not built"
 fi
