@@ -296,12 +296,12 @@ TEST(verdict, prints_each_pair_in_the_direction_it_goes) {
     // ascii-fixed16: write 0.030 s against raw's 0.0010 s = 30x the time,
     // read 0.020 s against 0.00050 s = 40x.
     EXPECT_EQ(lines[3].rfind("ascii-fixed16 against raw: 30.0x [", 0), 0u) << lines[3];
-    EXPECT_NE(lines[3].find("] slower to write, 40.0x ["), std::string::npos) << lines[3];
+    EXPECT_NE(lines[3].find("] slower to write; 40.0x ["), std::string::npos) << lines[3];
     EXPECT_NE(lines[3].find("] slower to read."), std::string::npos) << lines[3];
     // mmap: write 0.0020 s = 2x raw's time, read 0.00040 s against 0.00050 s
     // = 1.25x faster.
     EXPECT_EQ(lines[4].rfind("mmap against raw: 2.00x [", 0), 0u) << lines[4];
-    EXPECT_NE(lines[4].find("] slower to write, 1.25x ["), std::string::npos) << lines[4];
+    EXPECT_NE(lines[4].find("] slower to write; 1.25x ["), std::string::npos) << lines[4];
     EXPECT_NE(lines[4].find("] faster to read."), std::string::npos) << lines[4];
     // Each interval holds its factor: the slower side's is inverted with it
     // (the samples lie within 4% of their medians on both sides, so within
@@ -322,6 +322,15 @@ TEST(verdict, prints_each_pair_in_the_direction_it_goes) {
             at = x + 3;
         }
     }
+    // A median of 0 (a read faster than the clock) gives no factor, said
+    // so rather than printed as a number.
+    r.cases[3].samples = reps(around(0.0020), {0, 0, 0, 0, 0});
+    summarize_study(r);
+    const auto zero = verdict_lines(r, group_by_dataset(r.cases).front());
+    ASSERT_EQ(zero.size(), 5u);
+    EXPECT_NE(zero[4].find("slower to write; no factor (a median time is 0 or missing) to read."),
+              std::string::npos)
+        << zero[4];
 }
 
 TEST(verdict, the_next_is_not_the_baseline_named_already) {

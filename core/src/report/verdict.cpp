@@ -132,6 +132,7 @@ std::string significance(const verdict_factor& f, bool always_say) {
 // format) in the words a reader wants: "1.32x faster" or, below 1, the
 // inverse, "1.25x slower", its interval inverted with it.
 std::string relative_text(const verdict_factor& f) {
+    if (!std::isfinite(f.value) || !(f.value > 0)) return "no factor (a median time is 0 or missing)";
     if (!(f.value < 1)) return factor_text(f) + " faster";
     verdict_factor inverse = f;
     inverse.value = 1 / f.value;
@@ -210,7 +211,7 @@ std::vector<std::string> verdict_lines(const study_result& r, const dataset_grou
             const verdict_factor w =
                 factor_of(other_row, mine_row, true, pair_speedup(r.cases, *other, *mine, true));
             const verdict_factor rd = factor_of(r, other_row, mine_row, false);
-            lines.push_back(fmt::format("{} against {}: {} to write{}, {} to read{}.", mine_row.name,
+            lines.push_back(fmt::format("{} against {}: {} to write{}; {} to read{}.", mine_row.name,
                                         other_row.name, relative_text(w), significance(w, false),
                                         relative_text(rd), significance(rd, false)));
         }
