@@ -178,7 +178,7 @@ py::module_ plugin_module() {
 void prepare_module() {
     if (!table().problem.empty()) throw sdk::error(FB_E_UNSUPPORTED, table().problem);
     ensure_interpreter();
-    py::gil_scoped_acquire gil;
+    python_scope gil;
     try {
         plugin_module();
     } catch (py::error_already_set& e) {
@@ -238,7 +238,7 @@ public:
         metrics_ = r.metrics();
         struct stat st;
         const bool existed = ::lstat(path_.c_str(), &st) == 0;
-        py::gil_scoped_acquire gil;
+        python_scope gil;
         try {
             py::module_ m = plugin_module();
             if (starting)
@@ -270,7 +270,7 @@ public:
     py_stream& operator=(py_stream&&) = delete;
     ~py_stream() {
         if (!instance_) return;
-        py::gil_scoped_acquire gil;
+        python_scope gil;
         instance_ = py::object();
     }
 
@@ -316,7 +316,7 @@ private:
     void call(const char* name, Fn&& fn) {
         if (!instance_)
             throw sdk::error(FB_E_STATE, std::string(name) + " on a failed stream: '" + path_ + "'");
-        py::gil_scoped_acquire gil;
+        python_scope gil;
         try {
             fn();
         } catch (py::error_already_set& e) {

@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
     std::string text;
     try {
         ensure_interpreter();
-        py::gil_scoped_acquire gil;
+        python_scope gil;
         try {
             py::module_ m = import_module_from(dir, name);
             const module_table table = read_module_table(m, name);

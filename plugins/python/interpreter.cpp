@@ -36,6 +36,7 @@ double ensure_interpreter() {
     std::lock_guard<std::mutex> lock(starting);
     if (started) return 0;
     const auto t0 = std::chrono::steady_clock::now();
+    const python_leaks_unchecked unchecked; // the interpreter's start and the imports below
     make_libpython_global();
     // Another Python plugin's library of this process (each has its own
     // copy of this file) may have started it: a process that runs several
