@@ -12,7 +12,8 @@
 #      the case naming the module and the exception;
 #   2. a module with a bad OPTIONS table gets no plugin: describe_module
 #      refuses it naming the module and the entry;
-#   3. py-h5py's, py-netcdf4's and py-numpy's (api: save) files are read
+#   3. py-h5py's (contiguous, and blosc-zstd through hdf5plugin), py-netcdf4's
+#      and py-numpy's (api: save) files are read
 #      bit for bit by the C hdf5, netcdf and npy plugins (from_file) and by
 #      h5py, netCDF4 and numpy.load in a separate Python process, against
 #      the raw plugin's file of the same data set.
@@ -36,6 +37,11 @@ PY=/usr/bin/python3
 work=$(mktemp -d "${TMPDIR:-/tmp}/fb-python-bridge.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# The plugins this build has, listed once: `"$FB" plugins | grep -q` under
+# pipefail fails when grep stops reading early (SIGPIPE), which looked like
+# a plugin not built and skipped checks.
+built_plugins=$("$FB" plugins)
+built() { grep -q "^$1 " <<<"$built_plugins"; }
 expect() { # expect FILE TEXT: the output holds TEXT
   grep -qF -- "$2" "$1" || { cat "$1"; fail "the output lacks: $2"; }
 }
@@ -136,57 +142,66 @@ expect "$work/out2" "OPTIONS entry 1 ('level'): the default: option 'level': '12
 [ ! -e "$work/bad.hpp" ] || fail "describe_module wrote a header for a bad module"
 echo "bad OPTIONS: refused naming the module and the entry"
 
-# ---- 3. py-h5py's and py-netcdf4's files read by the C plugins and by
-# their Python library in another process
-for pair in "py-h5py hdf5 h5 {}" "py-netcdf4 netcdf nc {}" "py-numpy npy - {api: save}"; do
+# ---- 3. py-h5py's (also through hdf5plugin's blosc-zstd filter) and
+# py-netcdf4's files read by the C plugins and by their Python library in
+# another process
+n=0
+for pair in "py-h5py hdf5 h5 {}" "py-h5py hdf5 h5 {compression: blosc-zstd, level: 3}" \
+  "py-netcdf4 netcdf nc {}" "py-numpy npy - {api: save}"; do
+  n=$((n + 1))
   set -- $pair
   pyplugin=$1 cplugin=$2 ext=${3#-} # - : no extension
   shift 3
   pyoptions=$*
-  if ! "$FB" plugins | grep -q "^$pyplugin " || ! "$FB" plugins | grep -q "^$cplugin "; then
+  tag=$pyplugin-$n # this pair's files and folders
+  if ! built "$pyplugin" || ! built "$cplugin"; then
     echo "SKIP: $pyplugin or $cplugin not built"
     continue
   fi
-  cat >"$work/write-$pyplugin.yaml" <<YAML
-name: $pyplugin-files
+  cat >"$work/write-$tag.yaml" <<YAML
+name: $tag-files
 defaults: {repeat: 1, warmup: 0}
 datasets:
   - {dtype: f64, count: 100003, distribution: normal, seed: 7}
   - {dtype: i32, count: 70001, distribution: uniform, seed: 8}
-formats: [raw, {plugin: $pyplugin, options: $pyoptions}]
-directory: $work/run-$pyplugin
+formats: [raw, {plugin: $pyplugin, label: $pyplugin, options: $pyoptions}]
+directory: $work/run-$tag
 keep_files: true
 YAML
-  mkdir -p "$work/run-$pyplugin"
-  "$FB" run "$work/write-$pyplugin.yaml" >"$work/out-$pyplugin" 2>&1 ||
-    { cat "$work/out-$pyplugin"; fail "the $pyplugin study failed"; }
+  mkdir -p "$work/run-$tag"
+  "$FB" run "$work/write-$tag.yaml" >"$work/out-$tag" 2>&1 ||
+    { cat "$work/out-$tag"; fail "the $pyplugin study failed"; }
   # cases: data set first, so 0 raw f64, 1 the Python plugin's f64, 2 raw i32, 3 its i32
   for set in "f64 0 1 100003" "i32 2 3 70001"; do
     set -- $set
-    raw=$(printf '%s/run-%s/case-%04d-raw.raw' "$work" "$pyplugin" "$2")
-    file=$(printf '%s/run-%s/case-%04d-%s%s' "$work" "$pyplugin" "$3" "$pyplugin" "${ext:+.$ext}")
-    [ -f "$raw" ] && [ -f "$file" ] || { ls "$work/run-$pyplugin"; fail "the study's files are not where expected"; }
-    cat >"$work/read-$pyplugin-$1.yaml" <<YAML
-name: $pyplugin-by-$cplugin
+    raw=$(printf '%s/run-%s/case-%04d-raw.raw' "$work" "$tag" "$2")
+    file=$(printf '%s/run-%s/case-%04d-%s%s' "$work" "$tag" "$3" "$pyplugin" "${ext:+.$ext}")
+    [ -f "$raw" ] && [ -f "$file" ] || { ls "$work/run-$tag"; fail "the study's files are not where expected"; }
+    cat >"$work/read-$tag-$1.yaml" <<YAML
+name: $tag-by-$cplugin
 defaults: {repeat: 1, warmup: 0}
 datasets: [{from_file: {path: $file, plugin: $cplugin, options: {}}, dtype: $1, count: $4}]
 formats: [raw]
-directory: $work/back-$pyplugin-$1
+directory: $work/back-$tag-$1
 keep_files: true
 YAML
-    mkdir -p "$work/back-$pyplugin-$1"
-    "$FB" run "$work/read-$pyplugin-$1.yaml" >"$work/out-back" 2>&1 ||
+    mkdir -p "$work/back-$tag-$1"
+    "$FB" run "$work/read-$tag-$1.yaml" >"$work/out-back" 2>&1 ||
       { cat "$work/out-back"; fail "$cplugin cannot read $pyplugin's $1 file"; }
-    cmp "$work/back-$pyplugin-$1/case-0000-raw.raw" "$raw" ||
+    cmp "$work/back-$tag-$1/case-0000-raw.raw" "$raw" ||
       fail "$pyplugin's $1 file read by the $cplugin plugin differs from raw's"
-    "$PY" - "$file" "$raw" "$1" "$cplugin" <<'PY' || fail "the Python library does not read $pyplugin's $1 file bit for bit"
+    "$PY" - "$file" "$raw" "$1" "$cplugin" "$pyoptions" <<'PY' || fail "the Python library does not read $pyplugin's $1 file bit for bit"
 import sys, numpy as np
-path, raw, dtype, cplugin = sys.argv[1:]
+path, raw, dtype, cplugin, options = sys.argv[1:]
 want = np.fromfile(raw, dtype={'f64': '<f8', 'i32': '<i4'}[dtype])
 if cplugin == 'hdf5':
     import h5py
+    import hdf5plugin  # the blosc filter of the second py-h5py file
     with h5py.File(path, 'r') as f:
         got = f['data'][()]
+        if 'blosc' in options:  # the dataset really went through the blosc filter (id 32001)
+            assert 32001 in [f['data'].id.get_create_plist().get_filter(i)[0]
+                             for i in range(f['data'].id.get_create_plist().get_nfilters())], "no blosc filter"
 elif cplugin == 'npy':
     got = np.load(path)
 else:
@@ -198,7 +213,7 @@ else:
 assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape)
 assert got.tobytes() == want.tobytes(), "values differ"
 PY
-    echo "$pyplugin's $1 file: read bit for bit by the $cplugin plugin and by its Python library"
+    echo "$pyplugin's ($pyoptions) $1 file: read bit for bit by the $cplugin plugin and by its Python library"
   done
 done
 
@@ -208,7 +223,7 @@ done
 for pair in "py-h5py hdf5 .h5" "py-netcdf4 netcdf .nc" "py-zarr - -"; do
   set -- $pair
   pyplugin=$1 cplugin=$2 ext=${3#-} # -: no C plugin, no extension
-  if ! "$FB" plugins | grep -q "^$pyplugin " || { [ "$cplugin" != - ] && ! "$FB" plugins | grep -q "^$cplugin "; }; then
+  if ! built "$pyplugin" || { [ "$cplugin" != - ] && ! built "$cplugin"; }; then
     continue
   fi
   cat >"$work/shaped-$pyplugin.yaml" <<YAML
@@ -279,7 +294,7 @@ PY
 done
 
 # ---- 4. py-zarr's folder read by zarr in another process
-if "$FB" plugins | grep -q '^py-zarr '; then
+if built py-zarr; then
   cat >"$work/zarr.yaml" <<YAML
 name: py-zarr-files
 defaults: {repeat: 1, warmup: 0}
@@ -311,7 +326,7 @@ fi
 # files by pd.read_pickle and pd.read_hdf, py-pickle's file by its
 # documented layout and pickle.loads, the memmap's by numpy.fromfile; and
 # the planes of xarray's and the memmap's 3-D data sets read back exact
-have() { "$FB" plugins | grep -q "^$1 "; }
+have() { built "$1"; }
 if have py-xarray && have py-pandas && have py-pickle; then
   cat >"$work/more.yaml" <<YAML
 name: python-more-files
