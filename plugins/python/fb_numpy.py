@@ -13,7 +13,9 @@ api memmap: the array's bytes, as raw, through numpy.memmap: mode w+ of
 the data set's shape at open (its blocks reserved first with
 posix_fallocate, so that a full disk is an error at open rather than
 SIGBUS on a page of the map), each write a slice assignment into the map,
-flushed at close; reads through a memmap of mode r, read(), read_at() and
+unmapped at close without memmap.flush() (an msync of the whole map: the
+mmap plugin does not sync either unless asked, and a study that wants the
+data on disk says `sync`); reads through a memmap of mode r, read(), read_at() and
 read_box() (planes) copying the map's slices into the host's buffer.
 """
 import os
@@ -152,7 +154,6 @@ class Plugin:
 
     def close(self):
         if self.map is not None:
-            self.map.flush()
-            self.map = self.flat = None  # unmapped as the last reference goes
+            self.map = self.flat = None  # unmapped as the last reference goes (no msync)
         if self.file is not None:
             self.file.close()
