@@ -6,9 +6,19 @@ array); write() stores each chunk of the host's buffer, a row-major run of
 elements, as the few boxes of the shape it covers; read() and read_at()
 read such runs, and read_box() a box, straight into the host's buffer
 (Dataset.read_direct).
+Filters: gzip and lzf (h5py's own), and through hdf5plugin (Debian's
+python3-hdf5plugin, which registers its filters with HDF5 when imported)
+lz4 and blosc with zstd and no shuffle, the C hdf5 plugin's `filter:
+blosc, blosc_codec: zstd, blosc_shuffle: none`. (hdf5plugin's own Zstd
+filter, 32015, is not in Debian 12's build: h5py refuses it as unknown.)
 """
 import h5py
 import numpy as np
+
+try:
+    import hdf5plugin  # registers LZ4 and Blosc with HDF5, for writing and reading
+except ImportError:
+    hdf5plugin = None
 
 from fb_boxes import boxes
 
@@ -16,9 +26,10 @@ OPTIONS = [
     # (name, type, default, range or choices, help)
     ("dataset", "string", "/data", None, "path of the dataset in the file"),
     ("chunk", "int", 0, (0, 2**31 - 1),
-     "elements per chunk; 0: contiguous (131072 with a filter); h5py chooses a chunk shape for N-D"),
-    ("compression", "choice", "none", ["none", "gzip", "lzf"], "filter (makes the dataset chunked)"),
-    ("level", "int", 4, (0, 9), "gzip level"),
+     "elements per chunk; 0: contiguous (131072 with a filter); N-D: whole rows (slabs along axis 0), at least one"),
+    ("compression", "choice", "none", ["none", "gzip", "lzf", "lz4", "blosc-zstd"],
+     "filter (makes the dataset chunked); lz4 and blosc-zstd through hdf5plugin"),
+    ("level", "int", 4, (0, 9), "gzip and blosc-zstd level"),
 ]
 DTYPES = ["f64", "f32", "i64", "i32", "u8"]
 EXTENSION = "h5"
@@ -35,6 +46,19 @@ class Corrupt(Exception):
     fb_status = "corrupt"
 
 
+class Unsupported(Exception):
+    fb_status = "unsupported"
+
+
+def hdf5plugin_filter(name, level):
+    """create_dataset's arguments for one of hdf5plugin's filters."""
+    if hdf5plugin is None:
+        raise Unsupported(f"compression '{name}' needs hdf5plugin: apt-get install python3-hdf5plugin")
+    if name == "lz4":
+        return dict(hdf5plugin.LZ4())
+    return dict(hdf5plugin.Blosc(cname="zstd", clevel=level, shuffle=hdf5plugin.Blosc.NOSHUFFLE))
+
+
 class Plugin:
     def open(self, path, mode, dtype, count, shape, options):
         self.path, self.position = path, 0
@@ -43,11 +67,17 @@ class Plugin:
             chunk = options["chunk"] or (131072 if options["compression"] != "none" else 0)
             kwargs = {}
             if chunk and count > 0:
-                kwargs["chunks"] = (min(chunk, count),) if len(shape) == 1 else True
+                if len(shape) == 1:
+                    kwargs["chunks"] = (min(chunk, count),)
+                else:  # slabs of whole rows, as py-zarr's and the C hdf5 plugin's "R,N,M" chunks
+                    inner = int(np.prod(shape[1:], dtype=np.int64))
+                    kwargs["chunks"] = (max(1, min(chunk // max(1, inner), shape[0])),) + tuple(shape[1:])
                 if options["compression"] == "gzip":
                     kwargs.update(compression="gzip", compression_opts=options["level"])
                 elif options["compression"] == "lzf":
                     kwargs["compression"] = "lzf"
+                elif options["compression"] != "none":
+                    kwargs.update(hdf5plugin_filter(options["compression"], options["level"]))
             self.file = h5py.File(path, "w")
             try:
                 self.data = self.file.create_dataset(name, shape=shape, dtype=dtype, **kwargs)
