@@ -18,6 +18,11 @@ repetitions, each timed from open to close and starting from no file:
           v[0:n] = a, close / Dataset, v[0:n], close
   zarr    open_array (DirectoryStore, 2^20-element chunks, no compressor),
           z[0:n] = a / open_array, get_basic_selection(out=), (no close)
+The loop runs twice: as it is, its array staying in the CPU caches
+between phases, and (`ev/br`) with 32 MB of other memory traffic before
+each phase, as the bridge's worker has (it poisons the read buffer and
+compares the data it read between phases), so that the two differences
+can be told apart.
 Printed: medians of both, `loop/bridge` (the loop's time over the
 bridge's: 1 is no cost, the goal is at least 0.95), and each Python plugin
 against its C counterpart (`py/C`, the Python plugin's time over the C
@@ -37,9 +42,14 @@ PAIRS = {"py-numpy": "raw", "py-h5py": "hdf5", "py-netcdf4": "netcdf", "py-zarr"
 LOOP = r'''
 import json, os, shutil, statistics, sys, time
 import numpy as np
-module, n, repeat, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+module, n, repeat, path, evict = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5] == "1"
 a = np.random.default_rng(1).random(n)
 out = np.empty_like(a)
+scratch = np.zeros(4 * 10**6)  # 32 MB: more than the caches hold
+
+def traffic():
+    if evict:
+        scratch.__iadd__(1.0)
 
 def remove():
     if os.path.isdir(path):
@@ -87,10 +97,13 @@ else:
 times = {"write": [], "read": []}
 for rep in range(repeat + 1):
     remove()
-    t0 = time.perf_counter(); write(); t1 = time.perf_counter(); read(); t2 = time.perf_counter()
+    traffic()
+    t0 = time.perf_counter(); write(); t1 = time.perf_counter()
+    traffic()
+    t2 = time.perf_counter(); read(); t3 = time.perf_counter()
     if rep:
         times["write"].append(t1 - t0)
-        times["read"].append(t2 - t1)
+        times["read"].append(t3 - t2)
 remove()
 print(json.dumps({k: statistics.median(v) for k, v in times.items()}))
 '''
@@ -132,13 +145,13 @@ def main():
                 bridge[(c["format"]["label"], c["dataset"]["count"])] = (c["write"]["median_s"],
                                                                         c["read"]["median_s"])
         print(f"formatbench python-bridge: f64 uniform, warm cache, whole array, medians of {args.repeat}")
-        print(f"{'plugin':<11} {'count':>9}  {'bridge w':>9} {'loop w':>9} {'loop/br':>7}  "
-              f"{'bridge r':>9} {'loop r':>9} {'loop/br':>7}  {'C':<7} {'py/C w':>6} {'py/C r':>6}")
+        print(f"{'plugin':<11} {'count':>9}  {'bridge w':>9} {'loop w':>9} {'loop/br':>7} {'ev/br':>6}  "
+              f"{'bridge r':>9} {'loop r':>9} {'loop/br':>7} {'ev/br':>6}  {'C':<7} {'py/C w':>6} {'py/C r':>6}")
         for n in counts:
             for p in pythons:
-                loop = json.loads(subprocess.run(
-                    ["/usr/bin/python3", "-c", LOOP, p, str(n), str(args.repeat), os.path.join(work, "loop")],
-                    capture_output=True, text=True, check=True).stdout)
+                loop, ev = (json.loads(subprocess.run(
+                    ["/usr/bin/python3", "-c", LOOP, p, str(n), str(args.repeat), os.path.join(work, "loop"), e],
+                    capture_output=True, text=True, check=True).stdout) for e in ("0", "1"))
                 b = bridge.get((p, n))
                 cpart = PAIRS[p]
                 cw = bridge.get((cpart, n))
@@ -147,8 +160,9 @@ def main():
                     continue
                 ratio_c = f"{b[0] / cw[0]:6.2f} {b[1] / cw[1]:6.2f}" if cw else f"{'-':>6} {'-':>6}"
                 print(f"{p:<11} {n:>9}  {b[0] * 1e3:7.2f}ms {loop['write'] * 1e3:7.2f}ms "
-                      f"{loop['write'] / b[0]:7.2f}  {b[1] * 1e3:7.2f}ms {loop['read'] * 1e3:7.2f}ms "
-                      f"{loop['read'] / b[1]:7.2f}  {cpart or '-':<7} {ratio_c}")
+                      f"{loop['write'] / b[0]:7.2f} {ev['write'] / b[0]:6.2f}  {b[1] * 1e3:7.2f}ms "
+                      f"{loop['read'] * 1e3:7.2f}ms {loop['read'] / b[1]:7.2f} {ev['read'] / b[1]:6.2f}  "
+                      f"{cpart or '-':<7} {ratio_c}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
