@@ -51,7 +51,13 @@ double ensure_interpreter() {
     config.write_bytecode = 0;          // no __pycache__ beside the modules
     config.parse_argv = 0;
     config.user_site_directory = 0;
-    PyStatus status = Py_InitializeFromConfig(&config);
+    // The program the paths are computed from: without it CPython looks for
+    // "python3" on PATH, and a pyenv, conda or venv interpreter there (a
+    // different Python, with its own standard library and packages) made
+    // numpy or netCDF4 "not found". The build's own interpreter, whose
+    // library this is and with which describe_module read the modules.
+    PyStatus status = PyConfig_SetBytesString(&config, &config.program_name, FB_PY_PROGRAM);
+    if (!PyStatus_Exception(status)) status = Py_InitializeFromConfig(&config);
     PyConfig_Clear(&config);
     if (PyStatus_Exception(status))
         throw sdk::error(FB_E_INTERNAL, std::string("python bridge: the interpreter did not start: ") +

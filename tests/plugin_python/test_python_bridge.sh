@@ -9,7 +9,8 @@
 #      open (formatbench.prepare/1): no repetition, not even the first of a
 #      case without warm-up, carries it (the metric python_start_s), the
 #      case records its time (plugin.prepare_s), and a failing import fails
-#      the case naming the module and the exception;
+#      the case naming the module and the exception, and another python3
+#      first on PATH does not change the interpreter;
 #   2. a module with a bad OPTIONS table gets no plugin: describe_module
 #      refuses it naming the module and the entry;
 #   3. py-h5py's (contiguous, and blosc-zstd through hdf5plugin), py-netcdf4's
@@ -132,6 +133,18 @@ for c in json.load(open(sys.argv[1]))["cases"]:
         assert part in c["error"], (part, c["error"])
 print("a failing import fails its case at prepare:", c["error"])
 PY
+
+# Another "python3" first on PATH (a pyenv, conda or venv interpreter) does
+# not change the interpreter the bridge embeds: here one whose prefix holds
+# a standard library of nothing but an empty os.py, which an interpreter
+# that took its paths from it could not start with
+mkdir -p "$work/other-python/bin" "$work/other-python/lib/python3.11"
+cp /bin/true "$work/other-python/bin/python3" # a file: a link would be followed to /usr
+: >"$work/other-python/lib/python3.11/os.py"
+PATH="$work/other-python/bin:$PATH" "$FB" run "$work/start.yaml" --plugin-path "$TEST_PLUGINS" \
+  --json "$work/start-path.json" >"$work/out-start-path" 2>&1 ||
+  { cat "$work/out-start-path"; fail "another python3 first on PATH broke the bridge's interpreter"; }
+echo "another python3 first on PATH: the bridge's interpreter starts as built"
 
 # ---- 2. a bad OPTIONS table
 status=0
