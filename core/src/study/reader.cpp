@@ -813,6 +813,19 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
                         n.IsSequence() ? fmt::format("baseline[{}]", i) : "baseline", s.baseline_choices[i]);
         s.baseline = s.baseline_choices.front();
     }
+    // `format` and `against` of a published speed-up or a pair: two format labels.
+    auto read_labels = [&](const YAML::Node& item, const std::string& p) {
+        format_pair labels;
+        for (const char* key : {"format", "against"}) {
+            const YAML::Node v = item[key];
+            if (!v.IsDefined())
+                r.fail(item, p, fmt::format("missing required key '{}' (a format label)", key));
+            std::string& label = std::string(key) == "format" ? labels.format : labels.against;
+            label = r.single_string(v, p + "." + key, "a format label");
+            check_label(v, p + "." + key, label);
+        }
+        return labels;
+    };
     if (const YAML::Node n = study_root["published"]; n.IsDefined()) {
         if (!n.IsSequence())
             r.fail(n, "published",
@@ -831,14 +844,9 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
             r.require_map(item, p, "a map with format, against, write and/or read, source");
             r.check_keys(item, p, &detail::published_keys);
             published_speedup e;
-            for (const char* key : {"format", "against"}) {
-                const YAML::Node v = item[key];
-                if (!v.IsDefined())
-                    r.fail(item, p, fmt::format("missing required key '{}' (a format label)", key));
-                std::string& label = std::string(key) == "format" ? e.format : e.against;
-                label = r.single_string(v, p + "." + key, "a format label");
-                check_label(v, p + "." + key, label);
-            }
+            const format_pair labels = read_labels(item, p);
+            e.format = labels.format;
+            e.against = labels.against;
             if (const YAML::Node v = item["write"]; v.IsDefined())
                 e.write = r.single(v, p + ".write", factor);
             if (const YAML::Node v = item["read"]; v.IsDefined()) e.read = r.single(v, p + ".read", factor);
@@ -860,15 +868,7 @@ study read_study(YAML::Node root, const std::string& source, const std::string& 
             const YAML::Node item = n[i];
             r.require_map(item, p, "a map with format and against (format labels)");
             r.check_keys(item, p, &detail::pair_keys);
-            format_pair e;
-            for (const char* key : {"format", "against"}) {
-                const YAML::Node v = item[key];
-                if (!v.IsDefined())
-                    r.fail(item, p, fmt::format("missing required key '{}' (a format label)", key));
-                std::string& label = std::string(key) == "format" ? e.format : e.against;
-                label = r.single_string(v, p + "." + key, "a format label");
-                check_label(v, p + "." + key, label);
-            }
+            format_pair e = read_labels(item, p);
             if (e.format == e.against) r.fail(item, p, "a pair of one format with itself: name two formats");
             s.pairs.push_back(std::move(e));
         }
