@@ -47,9 +47,9 @@ constexpr bool sanitized = false;
 // Under the sanitizers, one Python plugin (py-numpy) is checked for all:
 // every module's library is the same bridge (plugins/python/bridge.cpp),
 // the only code of theirs the sanitizers instrument, and the rest is
-// Python and its uninstrumented extensions; checking all seven took about
-// 500 s of the stage's CPU time, most of it importing pandas and xarray in
-// each check's child. The release stage checks every one of them.
+// Python and its uninstrumented extensions, whose checks mostly cost
+// importing pandas and xarray in each check's child. The release stage
+// checks every one of them.
 bool python_module_left_out(const formatbench::plugin& p) {
     const std::string file = p.file().filename().string();
     return sanitized && file.rfind("libfb_py_", 0) == 0 && file != "libfb_py_numpy.so";
@@ -102,8 +102,7 @@ TEST_P(conformance, check) {
     // interpreter and the module's imports) is prepared once, here, before
     // its first check: each check's forked child then starts as a case's
     // worker does after its prepare, instead of importing pandas or xarray
-    // again (0.1 to 0.8 s a check; py-pickle's 109 checks took 20.6 s so,
-    // 4.3 s prepared, side by side on the development machine). The first open without a prepare is
+    // again in each one. The first open without a prepare is
     // checked by `formatbench check-plugin` itself (tests/cli python_plugin,
     // plugin_python_guide_example) and the ABI test's old host. Not under
     // the sanitizers, where py-numpy alone is checked and the parent's
